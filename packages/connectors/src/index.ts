@@ -1,0 +1,1 @@
+export type * from './spec/v1/connector-v1-meter-source';

@@ -1,0 +1,264 @@
+/**
+ * The domain model of bullswarm routing. Everything here is plain data: pool snapshots, meter
+ * windows, tasks and decisions. Times are epoch milliseconds; percentages are 0–100.
+ *
+ * These types are the contract between the pure routing core and every adapter around it
+ * (meters, store, dispatch, workflow, CLI). Another agent tool that builds the same snapshots
+ * gets the same pick bullswarm makes.
+ */
+
+/** The lanes a task can run in. */
+export type Lane = 'analyze' | 'build' | 'chore';
+
+/** All lanes, in display order. */
+export const LANES: readonly Lane[] = ['analyze', 'build', 'chore'];
+
+/**
+ * An effort tier names how capable a model the task needs. The built-in tiers are
+ * `low`, `medium` and `high`; connectors may declare others.
+ */
+export type EffortTier = string;
+
+/** The metered windows a provider can report. */
+export type WindowKind = 'five_hour' | 'weekly' | 'monthly';
+
+/** The subscription window a pool is paced from. The 5-hour window never paces. */
+export type PacingWindowKind = 'weekly' | 'monthly';
+
+/** One metered window as last read. */
+export interface MeterWindow {
+  readonly kind: WindowKind;
+  /** Share of the window's quota used, 0–100 (may exceed 100 when a provider over-reports). */
+  readonly usedPct: number;
+  /** When the window resets (epoch ms); undefined when the provider did not say. */
+  readonly resetsAt?: number;
+  /** The window's length in minutes: 300, 10080, or the month's length. */
+  readonly windowMinutes: number;
+}
+
+/**
+ * How fresh a pool's meter is.
+ * - `live`: read just now from the source.
+ * - `cache`: read from the cache inside its TTL (`[cache]` in `bullswarm pools`).
+ * - `stale`: the last good reading, held after a failed poll (see `meterError`, `meterHoldUntil`).
+ * - `manual`: a reading a person set from the CLI.
+ * - `unmetered`: no reader; surplus is unknown (shown as `-`), never assumed idle.
+ */
+export type MeterStatus = 'live' | 'cache' | 'stale' | 'manual' | 'unmetered';
+
+/** A pool's meter as routing sees it. */
+export interface PoolMeter {
+  readonly status: MeterStatus;
+  readonly windows: readonly MeterWindow[];
+  /** When the reading was taken (epoch ms). */
+  readonly readAt?: number;
+  /** The provider reported an active rate limit (feeds the capacity verdict). */
+  readonly rateLimited?: boolean;
+  /** Why the last poll failed, when the reading is held stale. */
+  readonly meterError?: string;
+  /** Until when the stale reading is held before the next poll (epoch ms). */
+  readonly meterHoldUntil?: number;
+}
+
+/** The model a pool runs for one effort tier. */
+export interface TierModel {
+  /** The model name; undefined means the connector CLI's own default. */
+  readonly model?: string;
+  /** The model costs nothing (declared by the connector, or a standalone `free` segment in its name). */
+  readonly free: boolean;
+  /**
+   * The tier rung names this model explicitly (as opposed to the CLI default). Only explicitly
+   * named free models are liveness-probed before dispatch.
+   */
+  readonly explicit?: boolean;
+}
+
+/** A piece of work already dispatched to a pool (from the cross-process in-flight ledger). */
+export interface InflightRecord {
+  readonly id: string;
+  readonly startedAt: number;
+  /** Expected duration in minutes; undefined when unknown (charged the flat penalty). */
+  readonly expectedMinutes?: number;
+  readonly tier?: EffortTier;
+  readonly action?: string;
+}
+
+/** A recorded run, used for duration estimates, stall thresholds and spend rates. */
+export interface RunSample {
+  readonly poolId: string;
+  readonly tier: EffortTier;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** The attempt was stopped by the stall watchdog (excluded from medians). */
+  readonly stalled: boolean;
+  readonly outcome: 'ok' | 'failed' | 'quota' | 'throttle' | 'auth' | 'empty' | 'stalled' | 'canceled';
+}
+
+/** Measured spend, in percentage points of a window per worker-minute. */
+export type SpendRates = Partial<Record<WindowKind, number>>;
+
+/** Everything routing needs to know about one pool at one moment. */
+export interface PoolSnapshot {
+  /** Durable id: `connector` or `connector:account`, e.g. `claude-code:acme`. */
+  readonly id: string;
+  /** Display label (see `bullswarm pools label`); defaults to the id. */
+  readonly label?: string;
+  /** The connector that drives this pool, e.g. `claude-code`. */
+  readonly connectorId: string;
+  /** Provider family, what `route.providers.use/avoid` names (accounts of one provider are one family). */
+  readonly providerFamily: string;
+  /** Pools in one credential group share a credential; an auth failure skips the whole group. */
+  readonly credentialGroup: string;
+  readonly enabled: boolean;
+  readonly lanes: readonly Lane[];
+  readonly capabilities: readonly string[];
+  /** Relative cost shown by `bullswarm pools` (`cost=`); display only, routing never reads it. */
+  readonly cost?: number;
+  /** The model per effort tier; a tier that is absent (or null) has no allowed model on this pool. */
+  readonly models: Readonly<Record<EffortTier, TierModel | null | undefined>>;
+  /** The window pace is computed from. */
+  readonly pacingWindow: PacingWindowKind;
+  /** The connector declares a rolling 5-hour window. */
+  readonly hasFiveHourWindow: boolean;
+  readonly meter: PoolMeter;
+  /** Spend rates measured from retained readings and worker-minutes; absent window = no rate yet. */
+  readonly spendRates: SpendRates;
+  readonly inflight: readonly InflightRecord[];
+  /** Recorded runs at this pool (any tier); the estimate filters by tier. */
+  readonly runs: readonly RunSample[];
+}
+
+/** Route constraints of a task: hard filters applied before pacing. */
+export interface TaskRoute {
+  readonly providers?: { readonly use?: readonly string[]; readonly avoid?: readonly string[] };
+  readonly pools?: { readonly use?: readonly string[]; readonly avoid?: readonly string[] };
+  /**
+   * Provider families that worked on the upstream steps named by `independentOf`, resolved by the
+   * caller (the workflow engine knows who ran what); pools of these families are left out.
+   */
+  readonly independentOf?: readonly { readonly step: string; readonly providerFamilies: readonly string[] }[];
+}
+
+/** Where a pin came from; it is printed in the reason line. */
+export type PinSource = '--worker-pool' | 'step restart' | 'gate retry';
+
+/** A unit of work to place. */
+export interface RouteTask {
+  readonly lane: Lane;
+  readonly tier: EffortTier;
+  readonly capabilities?: readonly string[];
+  readonly route?: TaskRoute;
+  readonly pin?: { readonly poolId: string; readonly source: PinSource };
+  /** Pools left out of this pick, with why (an auth failure's credential group, a failed probe, the caller). */
+  readonly excludedPools?: readonly { readonly poolId: string; readonly reason: string }[];
+  /**
+   * `single-run`: a draining pool goes last. `workflow-step`: a draining pool is never given the
+   * step unless pinned.
+   */
+  readonly kind: 'single-run' | 'workflow-step';
+}
+
+/** Tunables of a decision; every field has the spec's default. */
+export interface RouteSettings {
+  /** Flat in-flight charge per record when no rate is measured (default 3; 0 turns it off). */
+  readonly inflightPenaltyPct?: number;
+  /** Explicit tier assignments (`strategy assign <tier> --pool <p>`): tier -> pool id. */
+  readonly assignments?: Readonly<Record<EffortTier, string | undefined>>;
+  /** Bootstrap expected minutes per tier when a pool has no recorded runs at the tier. */
+  readonly bootstrapMinutes?: Readonly<Record<EffortTier, number>>;
+}
+
+/** Why a pool could not take the task; `kind` tells a usage limit from everything else. */
+export interface PoolRejection {
+  readonly poolId: string;
+  /**
+   * - `spent`: a metered window is at 100% (`at its 5-hour limit until <time>`).
+   * - `draining`: nearly spent (forecast >= 95% and past its clock) and this is a workflow step.
+   * - `ineligible`: disabled, lane, capability or tier model missing.
+   * - `route`: left out by the task's route or pin.
+   * - `excluded`: left out by the caller (credential group after an auth failure, a failed probe).
+   */
+  readonly kind: 'spent' | 'draining' | 'ineligible' | 'route' | 'excluded';
+  /** Human text, e.g. `at its weekly limit until 2026-12-01T00:00:00Z` or `disabled`. */
+  readonly reason: string;
+  /** When the pool is back (the spent window's reset), when known (epoch ms). */
+  readonly backAt?: number;
+  /** For `spent`: the windows at 100%. */
+  readonly spentWindows?: readonly WindowKind[];
+}
+
+/** One candidate row, in preference order; these are the fields `bullswarm run --json` carries. */
+export interface CandidateRow {
+  readonly poolId: string;
+  readonly poolLabel: string;
+  /** Pacing surplus (elapsed% − used% of the pacing window); null when unmetered or no reset known. */
+  readonly pace: number | null;
+  /** Pace minus in-flight and candidate charges (pace treated as 0 when unknown). */
+  readonly effectiveSurplus: number;
+  /** In-flight records on the pool. */
+  readonly inflight: number;
+  /** The in-flight charge subtracted from pace, in points. */
+  readonly inflightCharge: number;
+  /** 5-hour reading plus what in-flight work is expected to add; null when no 5-hour reading. */
+  readonly projectedFiveHourPct: number | null;
+  /** Projected plus what this task is expected to add; null when no 5-hour reading. */
+  readonly forecastFiveHourPct: number | null;
+  /** The pacing window's measured rate (points per worker-minute); null when unmeasured. */
+  readonly ratePerMinute: number | null;
+  /** Expected minutes of this task on this pool. */
+  readonly expectedMinutes: number;
+  /** Where the estimate came from. */
+  readonly estimateSource: 'recorded' | 'bootstrap';
+  /** Recorded runs the estimate used (0 for bootstrap). */
+  readonly estimateSamples: number;
+  /** The pool is at/over the 5-hour near-limit line while another eligible pool is behind pace. */
+  readonly nearFiveHourPenalty: boolean;
+  /** The pool is at/over the near-limit line (penalised or not). */
+  readonly nearFiveHourLimit: boolean;
+  /** The forecast passes 100% of the 5-hour window: eligible, ordered last. */
+  readonly forecastOverLimit: boolean;
+  /** Compatibility flag; always false now. */
+  readonly forecastGated: false;
+  /** The model for the task's tier costs nothing. */
+  readonly free: boolean;
+  readonly model: string | null;
+  /** The pacing window resets soon (weekly within 24 h, monthly within 3 days) with quota left. */
+  readonly expiringSoon: boolean;
+  /** surplus / fraction of the pacing window left; null when not expiring soon. */
+  readonly urgency: number | null;
+  /** Minutes until the pacing window resets; null when unknown. */
+  readonly resetsInMinutes: number | null;
+  /** Forecast of the pacing window after in-flight work and this task (points). */
+  readonly forecastPacingPct: number | null;
+  /** Elapsed share of the pacing window (points). */
+  readonly pacingElapsedPct: number | null;
+  /** Forecast >= 95% of the pacing window and above its elapsed share. */
+  readonly draining: boolean;
+  /** An explicit tier assignment names this pool. */
+  readonly assigned: boolean;
+  /** The pool may be chosen (it survived the filters of steps 4 and 5). */
+  readonly selectable: boolean;
+}
+
+/** The result of routing one task. */
+export interface RouteDecision {
+  /** The chosen pool id, or null when none can take the task. */
+  readonly poolId: string | null;
+  /** The model the chosen pool runs for the tier (null = CLI default or nothing chosen). */
+  readonly model: string | null;
+  /** The one reason line, in the spec's exact wording. */
+  readonly reason: string;
+  /** Candidate rows in preference order (the chosen pool first). */
+  readonly candidates: readonly CandidateRow[];
+  /** Pools that could not take the task, with why. */
+  readonly rejected: readonly PoolRejection[];
+  /**
+   * When nothing was chosen: `quota` when every reason is a usage limit (or nearly spent),
+   * else `unavailable`.
+   */
+  readonly noPoolKind?: 'quota' | 'unavailable';
+  /** When nothing was chosen: the earliest known return among the rejected pools (epoch ms). */
+  readonly backAt?: number;
+  /** The `forecast:` line printed under a dry run for the chosen pool. */
+  readonly forecastLine?: string;
+}
