@@ -1,0 +1,2 @@
+export { BullswarmError, type BullswarmErrorOptions, hasErrorMarker } from './bullswarm-error';
+export { InvalidInputError } from './invalid-input-error';
