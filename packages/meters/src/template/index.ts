@@ -1,0 +1,1 @@
+export { accountOfPoolId, expandTemplate, type TemplateValues } from './expand-template';
