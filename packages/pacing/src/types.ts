@@ -185,6 +185,11 @@ export interface PoolRejection {
   readonly backAt?: number;
   /** For `spent`: the windows at 100%. */
   readonly spentWindows?: readonly WindowKind[];
+  /**
+   * The window that keeps the pool out: for `spent` the one named in `reason` (the spent window
+   * with the latest reset, or one whose reset is unknown); for `draining` the pacing window.
+   */
+  readonly window?: WindowKind;
 }
 
 /** One candidate row, in preference order; these are the fields `bullswarm run --json` carries. */
@@ -228,6 +233,8 @@ export interface CandidateRow {
   readonly urgency: number | null;
   /** Minutes until the pacing window resets; null when unknown. */
   readonly resetsInMinutes: number | null;
+  /** When the (effective) pacing window resets, epoch ms; null when unknown. */
+  readonly pacingResetsAt: number | null;
   /** Forecast of the pacing window after in-flight work and this task (points). */
   readonly forecastPacingPct: number | null;
   /** Elapsed share of the pacing window (points). */
@@ -236,6 +243,18 @@ export interface CandidateRow {
   readonly draining: boolean;
   /** An explicit tier assignment names this pool. */
   readonly assigned: boolean;
+  /** Expiring soon and not draining: ranked on urgency, and only urgent pools are selectable. */
+  readonly urgent: boolean;
+  /** The window pace is computed from. */
+  readonly pacingWindow: PacingWindowKind;
+  /** Effective used share of the pacing window; null without a reading. */
+  readonly pacingUsedPct: number | null;
+  /** Effective 5-hour reading; null when the pool has none. */
+  readonly fiveHourUsedPct: number | null;
+  /** Elapsed share of the 5-hour window; null without a reading or a known reset. */
+  readonly fiveHourElapsedPct: number | null;
+  /** The charge for this task itself (rate × expected minutes when the rate is measured, else 0). */
+  readonly candidateCharge: number;
   /** The pool may be chosen (it survived the filters of steps 4 and 5). */
   readonly selectable: boolean;
 }

@@ -1,0 +1,99 @@
+import { DEFAULT_CAPACITY_CRITICAL_PCT, DEFAULT_CAPACITY_LOW_PCT } from '../constants';
+import { InvalidInputError } from '../errors/invalid-input-error';
+import { formatCompact, windowLabel } from '../format';
+import { effectiveWindow } from '../meter/effective-window';
+import { meterReadings } from '../meter/find-window';
+import type { PoolMeter, WindowKind } from '../types';
+
+/** What an agent should do about its own room (swarm-autonomy, "The capacity loop"). */
+export type CapacityVerdictKind = 'ok' | 'low' | 'critical' | 'unknown';
+
+/** The capacity verdict of one pool's meter. */
+export interface CapacityVerdict {
+  /** `ok` continue · `low` prepare · `critical` hand off · `unknown` no quota source. */
+  readonly verdict: CapacityVerdictKind;
+  /** Free share of the binding window (lowered to the cap when one is given); null when unknown. */
+  readonly freePct: number | null;
+  /** The effective window with the least free share; null when unknown. */
+  readonly bindingWindow: WindowKind | null;
+  /** One human sentence saying why. */
+  readonly reason: string;
+}
+
+/** Ties between windows with the same free share bind in this order (the shortest window first). */
+const KIND_ORDER: readonly WindowKind[] = ['five_hour', 'weekly', 'monthly'];
+
+/**
+ * The capacity verdict of a meter. The binding window is the effective window with the least
+ * free share (`100 − used%`, clamped to 0..100; ties go to the shorter window); `freePct` is that
+ * share, lowered to `capPct` when a cap is given (never raised). `unknown` when the meter is
+ * unmetered or has no windows — never `ok`; `critical` when the provider reports a rate limit or
+ * `freePct <= criticalPct` (default 10); `low` when `freePct <= lowPct` (default 25); else `ok`.
+ *
+ * @throws InvalidInputError when a threshold is outside 0..100 or `criticalPct > lowPct`.
+ */
+export function capacityVerdict(input: {
+  readonly meter: PoolMeter;
+  readonly now: number;
+  readonly lowPct?: number;
+  readonly criticalPct?: number;
+  readonly capPct?: number;
+}): CapacityVerdict {
+  const lowPct = checkPct('lowPct', input.lowPct ?? DEFAULT_CAPACITY_LOW_PCT);
+  const criticalPct = checkPct('criticalPct', input.criticalPct ?? DEFAULT_CAPACITY_CRITICAL_PCT);
+  if (criticalPct > lowPct) {
+    throw new InvalidInputError({
+      field: 'criticalPct',
+      expected: `a value at or below lowPct (${lowPct})`,
+      received: criticalPct,
+    });
+  }
+  const capPct = input.capPct === undefined ? undefined : checkPct('capPct', input.capPct);
+
+  const readings = meterReadings(input.meter);
+  if (readings.length === 0) {
+    const why = input.meter.status === 'unmetered' ? 'no quota source (unmetered)' : 'no metered window';
+    return { verdict: 'unknown', freePct: null, bindingWindow: null, reason: why };
+  }
+
+  let bindingWindow: WindowKind = readings[0]!.kind;
+  let windowFree = Number.POSITIVE_INFINITY;
+  for (const raw of readings) {
+    const free = Math.min(100, Math.max(0, 100 - effectiveWindow(raw, input.now).usedPct));
+    const tighter =
+      free < windowFree ||
+      (free === windowFree && KIND_ORDER.indexOf(raw.kind) < KIND_ORDER.indexOf(bindingWindow));
+    if (tighter) {
+      windowFree = free;
+      bindingWindow = raw.kind;
+    }
+  }
+  const capped = capPct !== undefined && capPct < windowFree;
+  const freePct = capped ? capPct : windowFree;
+  const share =
+    `${windowLabel(bindingWindow)} window ${formatCompact(windowFree)}% free` +
+    (capped ? `, capped at ${formatCompact(capPct)}%` : '');
+
+  if (input.meter.rateLimited) {
+    return { verdict: 'critical', freePct, bindingWindow, reason: `rate-limited; ${share}` };
+  }
+  if (freePct <= criticalPct) {
+    return {
+      verdict: 'critical',
+      freePct,
+      bindingWindow,
+      reason: `${share} (critical at or below ${criticalPct}%)`,
+    };
+  }
+  if (freePct <= lowPct) {
+    return { verdict: 'low', freePct, bindingWindow, reason: `${share} (low at or below ${lowPct}%)` };
+  }
+  return { verdict: 'ok', freePct, bindingWindow, reason: `${share} (above ${lowPct}%)` };
+}
+
+function checkPct(field: string, value: number): number {
+  if (!(Number.isFinite(value) && value >= 0 && value <= 100)) {
+    throw new InvalidInputError({ field, expected: 'a percentage from 0 to 100', received: value });
+  }
+  return value;
+}

@@ -1,0 +1,2 @@
+export { type CapacityVerdict, type CapacityVerdictKind, capacityVerdict } from './capacity-verdict';
+export { formatCapacityLine } from './format-capacity-line';

@@ -1,0 +1,2 @@
+export { type DurationEstimate, estimateDuration } from './estimate-duration';
+export { median, recordedMinutes } from './recorded-minutes';

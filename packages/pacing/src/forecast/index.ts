@@ -1,0 +1,3 @@
+export { forecastWindow, type WindowForecast } from './forecast-window';
+export { type InflightCharge, inflightCharge } from './inflight-charge';
+export { remainingMinutes } from './remaining-minutes';

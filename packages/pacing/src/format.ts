@@ -1,0 +1,60 @@
+import { MINUTE_MS } from './constants';
+import type { WindowKind } from './types';
+
+/**
+ * One decimal with a trailing `.0` removed: `40` → `40`, `-2.1` → `-2.1`, `88.14` → `88.1`.
+ * Negative zero prints as `0`.
+ */
+export function formatCompact(value: number): string {
+  const fixed = fixedOne(value);
+  const compact = fixed.endsWith('.0') ? fixed.slice(0, -2) : fixed;
+  return compact === '-0' ? '0' : compact;
+}
+
+/** Exactly one decimal: `12` → `12.0`, `40` → `40.0` (the free-pool reason line). */
+export function formatFixed1(value: number): string {
+  return fixedOne(value);
+}
+
+/** A compact percentage: `81` → `81%`, `99.5` → `99.5%`; null → `?%`. */
+export function formatPct(value: number | null): string {
+  return value == null ? '?%' : `${formatCompact(value)}%`;
+}
+
+/** A surplus for display: compact, or `-` when unknown (an unmetered pool is never assumed idle). */
+export function formatSurplus(value: number | null): string {
+  return value == null ? '-' : formatCompact(value);
+}
+
+/** ISO-8601 UTC without milliseconds: `2026-11-30T11:00:00Z`. */
+export function formatTime(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * A duration for `resets in`: `45m`, `2h 5m`, `3d 4h`. Minutes are rounded to the nearest whole
+ * minute first; under an hour prints minutes only, under a day hours and minutes, otherwise days
+ * and hours (minutes dropped). Both parts always print (`2h 0m`), so lines align.
+ */
+export function formatDuration(minutes: number): string {
+  const total = Math.max(0, Math.round(minutes));
+  if (total < 60) return `${total}m`;
+  if (total < 24 * 60) return `${Math.floor(total / 60)}h ${total % 60}m`;
+  const hours = Math.floor(total / 60);
+  return `${Math.floor(hours / 24)}d ${hours % 24}h`;
+}
+
+/** Milliseconds to a duration string (see {@link formatDuration}). */
+export function formatDurationMs(ms: number): string {
+  return formatDuration(ms / MINUTE_MS);
+}
+
+/** How a window is named in reason lines: `5-hour`, `weekly`, `monthly`. */
+export function windowLabel(kind: WindowKind): string {
+  return kind === 'five_hour' ? '5-hour' : kind;
+}
+
+function fixedOne(value: number): string {
+  // Exactly `Number.prototype.toFixed(1)`, as the spec defines it, so other tools print the same.
+  return value.toFixed(1);
+}

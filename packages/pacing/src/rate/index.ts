@@ -1,0 +1,1 @@
+export { computeSpendRate, type SpendRate, type SpendReading } from './compute-spend-rate';

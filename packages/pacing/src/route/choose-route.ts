@@ -1,0 +1,294 @@
+import { DEFAULT_INFLIGHT_PENALTY_PCT } from '../constants';
+import type {
+  CandidateRow,
+  PoolRejection,
+  PoolSnapshot,
+  RouteDecision,
+  RouteSettings,
+  RouteTask,
+  WindowKind,
+} from '../types';
+import { buildCandidateRow, type UnorderedRow } from './candidate-row';
+import { orderCandidates, sameClass } from './order-candidates';
+import { checkCapable, checkRoute, checkSpent } from './pool-eligibility';
+import {
+  formatAssignmentClause,
+  formatBurstGatedSuffix,
+  formatDrainingTrailer,
+  formatExcludedTrailer,
+  formatExpiringDrainingTrailer,
+  formatForecastLine,
+  formatForecastOverTrailer,
+  formatFreeClause,
+  formatLastMileTrailer,
+  formatMostBehindClause,
+  formatNearlySpent,
+  formatNoEligiblePool,
+  formatNoPoolWithQuota,
+  formatPinClause,
+  formatPinSource,
+  formatPreferredOverBusierTrailer,
+  formatRouteSummary,
+  formatRouteTrailer,
+  formatUrgentClause,
+} from './reason-line';
+import { validateRouteInput } from './validate-route-input';
+
+/** The input of {@link chooseRoute}. */
+export interface ChooseRouteInput {
+  /** Every pool known to this home, in any order. Ids must be unique. */
+  readonly pools: readonly PoolSnapshot[];
+  readonly task: RouteTask;
+  /** The moment of the decision, epoch ms. Nothing reads a clock. */
+  readonly now: number;
+  readonly settings?: RouteSettings;
+}
+
+/**
+ * Picks the pool a task goes to, and says why in one line (routing.md, "The order decisions are
+ * made"). Pure and deterministic: the same input gives the same decision, whatever the order of
+ * `pools`; ties go to the lexicographically smaller pool id.
+ *
+ * Step 1, eligibility. Each pool that fails gets a {@link PoolRejection}, checked in this order:
+ * disabled → lane → capability → tier model (`ineligible`); the task's route (`route`); the
+ * caller's `excludedPools` (`excluded`); a metered window at 100% (`spent`). The route is checked
+ * before the caller's exclusions and the spent windows (a choice; the brief lists the route filters
+ * separately): a pool the route rules out could not run the step whatever its quota, so it must not
+ * turn a "no pool" answer into a usage-limit one or appear as burst-gated.
+ *
+ * A pin (`task.pin`) reduces the candidates to that one pool before routing runs: it must still be
+ * enabled, capable and not spent, but the route, `excludedPools` and draining do not apply to it
+ * (the operator chose it). Every other pool is rejected as `not the pinned pool`.
+ *
+ * For a workflow step a draining pool (forecast >= 95% of its pacing window and ahead of its clock)
+ * is removed (`draining`, `nearly spent (forecast <n>%) until <reset>`); for a single run it is
+ * ordered last. The survivors are ordered by {@link orderCandidates}; the first row is the pick.
+ *
+ * With no pick, `poolId` is null and `noPoolKind` says why: `quota` when every pool that could
+ * otherwise run the task is spent or draining (a pool excluded by the caller counts against that),
+ * else `unavailable`; `backAt` is the earliest known return among the spent/draining pools.
+ *
+ * @throws InvalidInputError for malformed input (see `validateRouteInput`).
+ */
+export function chooseRoute(input: ChooseRouteInput): RouteDecision {
+  validateRouteInput(input);
+  const { task, now } = input;
+  const settings = input.settings ?? {};
+  const penaltyPct = settings.inflightPenaltyPct ?? DEFAULT_INFLIGHT_PENALTY_PCT;
+  const pools = [...input.pools].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const labels = new Map<string, string>();
+  for (const pool of pools) labels.set(pool.id, pool.label ?? pool.id);
+  const labelOf = (poolId: string) => labels.get(poolId) ?? poolId;
+
+  if (task.pin !== undefined) return choosePinned(pools, task, now, settings, penaltyPct, labelOf);
+
+  const excludedReason = new Map<string, string>();
+  for (const entry of task.excludedPools ?? []) {
+    if (!excludedReason.has(entry.poolId)) excludedReason.set(entry.poolId, entry.reason);
+  }
+
+  const rejected: PoolRejection[] = [];
+  const rows: UnorderedRow[] = [];
+  const removedDraining: UnorderedRow[] = [];
+  for (const pool of pools) {
+    const excluded = excludedReason.get(pool.id);
+    const rejection =
+      checkCapable(pool, task) ??
+      checkRoute(pool, task.route) ??
+      (excluded === undefined ? null : ({ poolId: pool.id, kind: 'excluded', reason: excluded } as const)) ??
+      checkSpent(pool, now);
+    if (rejection !== null) {
+      rejected.push(rejection);
+      continue;
+    }
+    const row = buildCandidateRow(pool, task, now, settings, penaltyPct);
+    if (task.kind === 'workflow-step' && row.draining) {
+      removedDraining.push(row);
+      rejected.push({
+        poolId: pool.id,
+        kind: 'draining',
+        reason: formatNearlySpent(row.forecastPacingPct ?? 0, row.pacingResetsAt),
+        ...(row.pacingResetsAt === null ? {} : { backAt: row.pacingResetsAt }),
+        window: row.pacingWindow,
+      });
+      continue;
+    }
+    rows.push(row);
+  }
+
+  const candidates = orderCandidates(rows);
+  const chosen = candidates[0];
+  if (chosen === undefined) return noPool(pools.length, rejected, labelOf);
+
+  const trailers = [
+    ...commonTrailers(chosen, candidates, removedDraining),
+    ...preferredOverBusier(chosen, candidates),
+  ];
+  const routeSummary = task.route === undefined ? null : formatRouteSummary(task.route);
+  if (routeSummary !== null) trailers.push(formatRouteTrailer(routeSummary));
+  const excluded = rejected.filter((r) => r.kind === 'excluded');
+  if (excluded.length > 0) {
+    trailers.push(
+      formatExcludedTrailer(excluded.map((r) => ({ label: labelOf(r.poolId), reason: r.reason }))),
+    );
+  }
+  const burstGated = rejected.filter((r) => r.kind === 'spent');
+  const suffix =
+    burstGated.length === 0
+      ? ''
+      : formatBurstGatedSuffix(
+          burstGated.map((r) => ({
+            label: labelOf(r.poolId),
+            window: r.window ?? ('five_hour' as WindowKind),
+          })),
+        );
+
+  return {
+    poolId: chosen.poolId,
+    model: chosen.model,
+    reason: [mainClause(chosen, candidates, task), ...trailers].join(' · ') + suffix,
+    candidates,
+    rejected,
+    forecastLine: formatForecastLine(chosen),
+  };
+}
+
+/** The main clause names the rule that decided the pick: free, then urgency, then assignment. */
+function mainClause(chosen: CandidateRow, candidates: readonly CandidateRow[], task: RouteTask): string {
+  if (chosen.free) {
+    return formatFreeClause(
+      chosen,
+      candidates.filter((row) => !row.free),
+    );
+  }
+  if (chosen.urgent) return formatUrgentClause(chosen);
+  if (chosen.assigned) return formatAssignmentClause(chosen, task.tier);
+  return formatMostBehindClause(chosen);
+}
+
+/** Trailers that apply with or without a pin: last mile, forecast over 100%, draining. */
+function commonTrailers(
+  chosen: CandidateRow,
+  candidates: readonly CandidateRow[],
+  removedDraining: readonly UnorderedRow[],
+): string[] {
+  const trailers: string[] = [];
+  if (chosen.nearFiveHourLimit) trailers.push(formatLastMileTrailer(chosen));
+  const over = candidates.filter((row) => row.forecastOverLimit);
+  if (over.length > 0) trailers.push(formatForecastOverTrailer(over));
+  const draining: UnorderedRow[] = [...candidates.filter((row) => row.draining), ...removedDraining];
+  const expiring = draining.filter((row) => row.expiringSoon);
+  const plain = draining.filter((row) => !row.expiringSoon);
+  if (expiring.length > 0) trailers.push(formatExpiringDrainingTrailer(expiring));
+  if (plain.length > 0) trailers.push(formatDrainingTrailer(plain));
+  return trailers;
+}
+
+/**
+ * `preferred over busier`: candidates ranked below the winner in the same class (keys 1–6 equal,
+ * so the score decided), ranked on effective surplus (not urgency), whose pace was higher than the
+ * winner's, and whose in-flight charge is what dropped them (without it they would have scored
+ * above the winner).
+ */
+function preferredOverBusier(chosen: CandidateRow, candidates: readonly CandidateRow[]): string[] {
+  if (chosen.urgent) return [];
+  const busier = candidates
+    .slice(1)
+    .filter(
+      (row) =>
+        sameClass(row, chosen) &&
+        row.assigned === chosen.assigned &&
+        row.inflightCharge > 0 &&
+        (row.pace ?? 0) > (chosen.pace ?? 0) &&
+        row.effectiveSurplus + row.inflightCharge > chosen.effectiveSurplus,
+    );
+  return busier.length === 0 ? [] : [formatPreferredOverBusierTrailer(busier)];
+}
+
+function choosePinned(
+  pools: readonly PoolSnapshot[],
+  task: RouteTask,
+  now: number,
+  settings: RouteSettings,
+  penaltyPct: number,
+  labelOf: (poolId: string) => string,
+): RouteDecision {
+  const pin = task.pin!;
+  const source = formatPinSource(pin.source);
+  const rejected: PoolRejection[] = [];
+  let pinned: PoolSnapshot | undefined;
+  for (const pool of pools) {
+    if (pool.id === pin.poolId) pinned = pool;
+    else rejected.push({ poolId: pool.id, kind: 'route', reason: 'not the pinned pool' });
+  }
+  if (pinned === undefined) {
+    return {
+      poolId: null,
+      model: null,
+      reason: `pinned to ${pin.poolId} (${source}): unknown pool`,
+      candidates: [],
+      rejected,
+      noPoolKind: 'unavailable',
+    };
+  }
+  const rejection = checkCapable(pinned, task) ?? checkSpent(pinned, now);
+  if (rejection !== null) {
+    return {
+      poolId: null,
+      model: null,
+      reason: `pinned to ${labelOf(pinned.id)} (${source}): ${rejection.reason}`,
+      candidates: [],
+      rejected: insertById(rejected, rejection),
+      noPoolKind: rejection.kind === 'spent' ? 'quota' : 'unavailable',
+      ...(rejection.backAt === undefined ? {} : { backAt: rejection.backAt }),
+    };
+  }
+  const candidates = orderCandidates([buildCandidateRow(pinned, task, now, settings, penaltyPct)]);
+  const chosen = candidates[0]!;
+  return {
+    poolId: chosen.poolId,
+    model: chosen.model,
+    reason: [formatPinClause(chosen, pin.source), ...commonTrailers(chosen, candidates, [])].join(' · '),
+    candidates,
+    rejected,
+    forecastLine: formatForecastLine(chosen),
+  };
+}
+
+function noPool(
+  poolCount: number,
+  rejected: readonly PoolRejection[],
+  labelOf: (poolId: string) => string,
+): RouteDecision {
+  const quota = rejected.filter((r) => r.kind === 'spent' || r.kind === 'draining');
+  const entries = (list: readonly PoolRejection[]) =>
+    list.map((r) => ({ label: labelOf(r.poolId), reason: r.reason }));
+  if (poolCount > 0 && quota.length > 0) {
+    let backAt: number | undefined;
+    for (const r of quota)
+      if (r.backAt !== undefined && (backAt === undefined || r.backAt < backAt)) backAt = r.backAt;
+    return {
+      poolId: null,
+      model: null,
+      reason: formatNoPoolWithQuota(entries(quota)),
+      candidates: [],
+      rejected,
+      noPoolKind: rejected.some((r) => r.kind === 'excluded') ? 'unavailable' : 'quota',
+      ...(backAt === undefined ? {} : { backAt }),
+    };
+  }
+  return {
+    poolId: null,
+    model: null,
+    reason: formatNoEligiblePool(entries(rejected)),
+    candidates: [],
+    rejected,
+    noPoolKind: 'unavailable',
+  };
+}
+
+function insertById(list: readonly PoolRejection[], rejection: PoolRejection): PoolRejection[] {
+  const out = [...list, rejection];
+  out.sort((a, b) => (a.poolId < b.poolId ? -1 : a.poolId > b.poolId ? 1 : 0));
+  return out;
+}

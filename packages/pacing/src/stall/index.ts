@@ -1,0 +1,1 @@
+export { type StallThreshold, stallThresholdMinutes } from './stall-threshold';
