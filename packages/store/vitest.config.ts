@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
+    // Builds the store for the child processes that process-level tests spawn.
+    globalSetup: ['src/test-support/build-worker-dist.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

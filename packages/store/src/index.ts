@@ -1,1 +1,70 @@
+export { BULLSWARM_NOW, type Clock, createClock, parseIsoInstant } from './clock/create-clock';
+export type { ConfigUpdate } from './config/config-file';
+export { formatFieldPath } from './config/format-issues';
+export { meterSourceSchema, type StateMeterSource } from './config/meter-source-schema';
+export {
+  ACCOUNT_PATTERN,
+  CONNECTOR_ID_PATTERN,
+  LABEL_PATTERN,
+  POOL_ID_PATTERN,
+  TIER_PATTERN,
+} from './config/patterns';
+export {
+  clearLabel,
+  listLabels,
+  type PoolLabelRow,
+  poolLabel,
+  readLabels,
+  resolvePoolRef,
+  setLabel,
+  updateLabels,
+  validateLabel,
+} from './config/pool-labels';
+export { emptyLabels, type PoolLabelsFile, poolLabelsFileSchema } from './config/pool-labels-schema';
+export { readState, updateState } from './config/state-file';
+export {
+  DEFAULT_INFLIGHT_PENALTY_PCT,
+  emptyState,
+  type StateAssignment,
+  type StateConfig,
+  type StateFile,
+  type StateFileInput,
+  type StatePool,
+  stateAssignmentSchema,
+  stateConfigSchema,
+  stateFileSchema,
+  statePoolSchema,
+} from './config/state-file-schema';
+export {
+  ConfigFileError,
+  type ConfigFileErrorOptions,
+  type ConfigFileProblemKind,
+} from './errors/config-file-error';
+export { FileLockTimeoutError } from './errors/file-lock-timeout-error';
+export { InvalidEnvironmentError } from './errors/invalid-environment-error';
+export { InvalidLabelError, type InvalidLabelReason } from './errors/invalid-label-error';
+export { NestedFileLockError } from './errors/nested-file-lock-error';
+export { StoreBusyError } from './errors/store-busy-error';
+export { StoreInputError } from './errors/store-input-error';
+export { StoreMigrationError } from './errors/store-migration-error';
+export { StoreOpenError } from './errors/store-open-error';
+export { type KnownPool, UnknownPoolError } from './errors/unknown-pool-error';
+export { type FileLockOptions, lockPathFor, withFileLock } from './files/file-lock';
+export {
+  fsyncDirectory,
+  removeStaleTempFiles,
+  type WriteFileAtomicOptions,
+  writeFileAtomic,
+} from './files/write-file-atomic';
+export { BULLSWARM_HOME, type HomePaths, type HomeRef, homePaths, resolveHome } from './home/home-paths';
+export { type BullswarmHome, type HomeStoreOptions, type OpenHomeOptions, openHome } from './home/open-home';
+export { isPidAlive, isRecordedProcessAlive, readProcessStartTime } from './process/process-liveness';
+export { STORE_NAMESPACE } from './sqlite/core-migrations';
+export type { StoreMigration, StoreMigrations } from './sqlite/migrations';
+export {
+  type EmbeddedBullswarmStore,
+  type OpenStoreOptions,
+  openStore,
+  openStoreIfExists,
+} from './sqlite/open-store';
 export type * from './store-types';

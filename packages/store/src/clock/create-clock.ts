@@ -1,0 +1,58 @@
+import { InvalidEnvironmentError } from '../errors/invalid-environment-error';
+
+/** A source of "now", in epoch milliseconds. */
+export type Clock = () => number;
+
+/** The environment variable that freezes bullswarm's clock. */
+export const BULLSWARM_NOW = 'BULLSWARM_NOW';
+
+const expectedForm =
+  'an ISO-8601 instant with a time zone, such as 2026-09-10T12:00:00Z or 2026-09-10T14:00:00.000+02:00 ' +
+  '(or a date alone, 2026-09-10, meaning midnight UTC)';
+
+// Date and time with seconds optional, fraction optional, and a mandatory zone (Z or ±hh:mm / ±hhmm);
+// or a date alone. A zone-less date-time is refused: it would mean local time, which differs per machine.
+const isoInstant = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2}))?$/;
+
+/**
+ * Parse an ISO-8601 instant as `BULLSWARM_NOW` accepts it; returns epoch ms, or undefined when the
+ * text is not such an instant.
+ */
+export function parseIsoInstant(text: string): number | undefined {
+  if (!isoInstant.test(text)) return undefined;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return undefined;
+  // Date.parse rolls over impossible dates (2026-02-30 → March 2); refuse them.
+  const date = text.slice(0, 10);
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const check = new Date(Date.UTC(y, m - 1, d));
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d)
+    return undefined;
+  return ms;
+}
+
+/**
+ * The clock every bullswarm decision reads time through.
+ *
+ * When `BULLSWARM_NOW` is set to an ISO-8601 instant the clock always returns that instant (for
+ * tests, demos and reproducing a past decision); otherwise it is `Date.now`. The variable is read
+ * and validated once, when the clock is created, so a bad value fails fast with an
+ * {@link InvalidEnvironmentError} naming `BULLSWARM_NOW` and the expected form. An empty value counts
+ * as unset (so `BULLSWARM_NOW= bullswarm …` turns it off).
+ *
+ * @example
+ * ```ts
+ * const now = createClock(); // reads process.env
+ * const frozen = createClock({ BULLSWARM_NOW: '2026-09-10T12:00:00Z' });
+ * frozen(); // 1789041600000, every time
+ * ```
+ */
+export function createClock(env: Readonly<Record<string, string | undefined>> = process.env): Clock {
+  const raw = env[BULLSWARM_NOW];
+  if (raw === undefined || raw.trim() === '') return Date.now;
+  const fixed = parseIsoInstant(raw.trim());
+  if (fixed === undefined) {
+    throw new InvalidEnvironmentError({ variable: BULLSWARM_NOW, value: raw, expected: expectedForm });
+  }
+  return () => fixed;
+}

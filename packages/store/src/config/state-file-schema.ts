@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { meterSourceSchema } from './meter-source-schema';
+import {
+  ACCOUNT_PATTERN,
+  CONNECTOR_ID_PATTERN,
+  ENV_NAME_PATTERN,
+  POOL_ID_PATTERN,
+  TIER_PATTERN,
+} from './patterns';
+
+const isoInstant = z.iso.datetime({ offset: true });
+const tierName = z.string().regex(TIER_PATTERN, 'must be an effort tier name such as low, medium or high');
+const poolId = z
+  .string()
+  .regex(POOL_ID_PATTERN, 'must be a pool id: connector or connector:account, e.g. claude-code:acme');
+
+/** The default of `config.inflightPenaltyPct` (routing.md, "In-flight load"). */
+export const DEFAULT_INFLIGHT_PENALTY_PCT = 3;
+
+/** One pool: a connector, optionally under a named account, with its per-home settings. */
+export const statePoolSchema = z
+  .strictObject({
+    /** `connector` or `connector:account`; must agree with `connector` and `account`. */
+    id: poolId,
+    connector: z
+      .string()
+      .regex(CONNECTOR_ID_PATTERN, 'must be a kebab-case connector id such as claude-code'),
+    account: z
+      .string()
+      .regex(ACCOUNT_PATTERN, 'must be an account name of letters, digits, ".", "_" or "-"')
+      .optional(),
+    enabled: z.boolean().default(true),
+    /** The model per effort tier; `null` means the tier has no allowed model on this pool. */
+    models: z.record(tierName, z.string().min(1).nullable()).default({}),
+    /** Account environment overrides passed to the agent CLI. */
+    env: z
+      .record(z.string().regex(ENV_NAME_PATTERN, 'must be an environment variable name'), z.string())
+      .optional(),
+    /** Path or name of the agent CLI, overriding the connector's command. */
+    command: z.string().min(1).optional(),
+    capabilities: z.array(z.string().min(1)).optional(),
+    lanes: z.array(z.enum(['analyze', 'build', 'chore'])).optional(),
+    /** `bullswarm strategy set-subscription`: the pacing window and, optionally, its end. */
+    subscription: z
+      .strictObject({ quotaWindow: z.enum(['weekly', 'monthly']), resetsAt: isoInstant.optional() })
+      .optional(),
+    meter: meterSourceSchema.optional(),
+    addedAt: isoInstant,
+  })
+  .superRefine((pool, ctx) => {
+    const expected = pool.account === undefined ? pool.connector : `${pool.connector}:${pool.account}`;
+    if (pool.id !== expected) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['id'],
+        message: `must be "${expected}" (connector${pool.account === undefined ? '' : ':account'} of this pool)`,
+      });
+    }
+  });
+
+/** An explicit tier assignment (`bullswarm strategy assign <tier> --pool <p> --model <m>`). */
+export const stateAssignmentSchema = z.strictObject({ pool: poolId, model: z.string().min(1) });
+
+/** Home-wide settings. */
+export const stateConfigSchema = z.strictObject({
+  /** Flat in-flight charge per record when no spend rate is measured; 0 turns it off. */
+  inflightPenaltyPct: z.number().min(0).default(DEFAULT_INFLIGHT_PENALTY_PCT),
+  /** Third-party connectors: package names or paths to `connector.json`. */
+  connectors: z.array(z.string().min(1)).default([]),
+  /** How long a meter reading is reused before the source is polled again. */
+  meterTtlSec: z.number().positive().optional(),
+});
+
+/**
+ * `$BULLSWARM_HOME/state.json`, version 1: the pools, the tier assignments and the home config.
+ *
+ * Objects are strict (an unknown key is an error, so a typo such as `enabeld` is reported rather
+ * than silently ignored), pool ids are unique, and every assignment names a configured pool.
+ */
+export const stateFileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    version: z.literal(1),
+    pools: z.array(statePoolSchema).default([]),
+    assignments: z.record(tierName, stateAssignmentSchema).default({}),
+    config: stateConfigSchema.default({ inflightPenaltyPct: DEFAULT_INFLIGHT_PENALTY_PCT, connectors: [] }),
+  })
+  .superRefine((state, ctx) => {
+    const firstIndex = new Map<string, number>();
+    state.pools.forEach((pool, index) => {
+      const earlier = firstIndex.get(pool.id);
+      if (earlier === undefined) {
+        firstIndex.set(pool.id, index);
+      } else {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['pools', index, 'id'],
+          message: `duplicate pool id "${pool.id}" (also pools[${earlier}].id); pool ids are unique`,
+        });
+      }
+    });
+    for (const [tier, assignment] of Object.entries(state.assignments)) {
+      if (!firstIndex.has(assignment.pool)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['assignments', tier, 'pool'],
+          message: `names pool "${assignment.pool}", which is not in pools`,
+        });
+      }
+    }
+  });
+
+/** state.json as read (defaults applied). */
+export type StateFile = z.output<typeof stateFileSchema>;
+/** state.json as it may be written by hand (defaults optional). */
+export type StateFileInput = z.input<typeof stateFileSchema>;
+export type StatePool = StateFile['pools'][number];
+export type StateAssignment = z.output<typeof stateAssignmentSchema>;
+export type StateConfig = StateFile['config'];
+
+/** The state of a home with no state.json yet. */
+export function emptyState(): StateFile {
+  return {
+    version: 1,
+    pools: [],
+    assignments: {},
+    config: { inflightPenaltyPct: DEFAULT_INFLIGHT_PENALTY_PCT, connectors: [] },
+  };
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isPidAlive } from '../process/process-liveness';
+
+export interface WriteFileAtomicOptions {
+  /** File mode of the new file (default `0o600`: bullswarm's files may hold account settings). */
+  readonly mode?: number;
+  /**
+   * Keep the file being replaced as `<name>.bak` (default false). The backup is made by a hard link
+   * (a copy where links are unsupported) and itself moved into place atomically.
+   */
+  readonly backup?: boolean;
+}
+
+/** The temp-file name pattern: `.<name>.<pid>.<random>.tmp`, in the target's own directory. */
+export function tempFileName(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/**
+ * Write a file so that readers (and a crash at any moment) see either the previous content or the
+ * new content, never a mix: write a temp file in the same directory
+ * (`.<name>.<pid>.<random>.tmp`), fsync it, rename it over the target, then fsync the directory so
+ * the rename itself is durable. With `backup`, the replaced version is kept as `<name>.bak`.
+ *
+ * The directory must exist. The write is not a lock: concurrent writers of one file each land
+ * whole, the last rename wins (use `updateState`/`updateLabels`, or {@link withFileLock}, for
+ * read-modify-write).
+ *
+ * @example
+ * ```ts
+ * writeFileAtomic('/home/me/.bullswarm/workflows/abc/state.json', JSON.stringify(state), { mode: 0o600 });
+ * ```
+ */
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteFileAtomicOptions = {},
+): void {
+  const temp = tempFileName(path);
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'wx', options.mode ?? 0o600);
+    let written = 0;
+    while (written < bytes.length) {
+      written += writeSync(fd, bytes, written, bytes.length - written);
+    }
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    if (options.backup) backupFile(path);
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeQuietly(fd);
+    unlinkQuietly(temp);
+    throw error;
+  }
+  fsyncDirectory(dirname(path));
+}
+
+/** Make `<path>.bak` a copy of `path` (if it exists), replacing any older backup atomically. */
+function backupFile(path: string): void {
+  const backup = `${path}.bak`;
+  const temp = tempFileName(backup);
+  try {
+    try {
+      linkSync(path, temp);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return;
+      copyFileSync(path, temp);
+    }
+    renameSync(temp, backup);
+  } catch (error) {
+    unlinkQuietly(temp);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** fsync a directory so a rename in it survives a power loss; a no-op where unsupported. */
+export function fsyncDirectory(directory: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(directory, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some platforms (Windows) and file systems cannot open or fsync a directory.
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+  }
+}
+
+/**
+ * Remove temp files left beside `target` by writers that died mid-write (their pid is gone).
+ * Temp files of live processes are left alone. Returns the names removed.
+ */
+export function removeStaleTempFiles(target: string): string[] {
+  const directory = dirname(target);
+  const prefix = `.${basename(target)}.`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    if (Number.isInteger(pid) && pid !== process.pid && !isPidAlive(pid)) {
+      unlinkQuietly(join(directory, name));
+      removed.push(name);
+    }
+  }
+  return removed;
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

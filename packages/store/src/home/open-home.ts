@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import type { Mutator } from '../config/config-file';
+import {
+  clearLabel,
+  listLabels,
+  type PoolLabelRow,
+  readLabels,
+  resolvePoolRef,
+  setLabel,
+  updateLabels,
+} from '../config/pool-labels';
+import type { PoolLabelsFile } from '../config/pool-labels-schema';
+import { readState, updateState } from '../config/state-file';
+import type { StateFile } from '../config/state-file-schema';
+import type { FileLockOptions } from '../files/file-lock';
+import {
+  type EmbeddedBullswarmStore,
+  type OpenStoreOptions,
+  openStore,
+  openStoreIfExists,
+} from '../sqlite/open-store';
+import { type HomePaths, homePaths, resolveHome } from './home-paths';
+
+/** Options of {@link openHome}. */
+export interface OpenHomeOptions {
+  /** The home directory; default {@link resolveHome}(`env`). */
+  readonly home?: string;
+  /** Environment to resolve the home from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Lock wait bound for config updates (default 10 000 ms). */
+  readonly lockTimeoutMs?: number;
+}
+
+/** Store options a home fills in itself. */
+export type HomeStoreOptions = Omit<OpenStoreOptions, 'dbPath'>;
+
+/**
+ * One bullswarm state home: its paths and everything read or written in it. Nothing is created
+ * by opening it or by reads that find nothing; the directory (mode 0700) appears on the first write.
+ */
+export interface BullswarmHome extends HomePaths {
+  /** Whether the home directory exists yet. */
+  exists(): boolean;
+  /** state.json (empty state when missing). @throws ConfigFileError */
+  readState(): StateFile;
+  /** Read-modify-write state.json under its lock; see `updateState`. */
+  updateState(mutate: Mutator<StateFile>): StateFile;
+  /** pool-labels.json (no labels when missing). @throws ConfigFileError */
+  readLabels(): PoolLabelsFile;
+  /** Read-modify-write pool-labels.json under its lock. */
+  updateLabels(mutate: Mutator<PoolLabelsFile>): PoolLabelsFile;
+  /** Set a pool's label (`ref` is its id or label). @throws UnknownPoolError, InvalidLabelError */
+  setLabel(ref: string, label: string): { readonly poolId: string; readonly label: string };
+  /** Remove a pool's label; returns whether one was removed. */
+  clearLabel(ref: string): boolean;
+  /** Every label, by pool id. */
+  listLabels(): PoolLabelRow[];
+  /** A label or id typed by a user → the pool id. @throws UnknownPoolError */
+  resolvePoolRef(ref: string): string;
+  /** Open the SQLite store (creating the home and database when missing). */
+  openStore(options?: HomeStoreOptions): EmbeddedBullswarmStore;
+  /** Open the store only if its database exists (for read-only commands); creates nothing. */
+  openStoreIfExists(options?: HomeStoreOptions): EmbeddedBullswarmStore | undefined;
+}
+
+/**
+ * Open the state home: `options.home`, else `$BULLSWARM_HOME`, else `~/.bullswarm`.
+ *
+ * @example
+ * ```ts
+ * const home = openHome();
+ * const poolId = home.resolvePoolRef('acme');
+ * home.updateState((state) => {
+ *   const pool = state.pools.find((p) => p.id === poolId);
+ *   if (pool) pool.enabled = false;
+ * });
+ * ```
+ */
+export function openHome(options: OpenHomeOptions = {}): BullswarmHome {
+  const paths = homePaths(options.home ?? resolveHome(options.env));
+  const lock: FileLockOptions =
+    options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs };
+  return {
+    ...paths,
+    exists: () => existsSync(paths.home),
+    readState: () => readState(paths),
+    updateState: (mutate) => updateState(paths, mutate, lock),
+    readLabels: () => readLabels(paths),
+    updateLabels: (mutate) => updateLabels(paths, mutate, lock),
+    setLabel: (ref, label) => setLabel(paths, ref, label, lock),
+    clearLabel: (ref) => clearLabel(paths, ref, lock),
+    listLabels: () => listLabels(paths),
+    resolvePoolRef: (ref) => resolvePoolRef(ref, readState(paths), readLabels(paths)),
+    openStore: (storeOptions = {}) => openStore({ ...storeOptions, dbPath: paths.dbPath }),
+    openStoreIfExists: (storeOptions = {}) => openStoreIfExists({ ...storeOptions, dbPath: paths.dbPath }),
+  };
+}

@@ -1,0 +1,89 @@
+import type { StoreMigrations } from './migrations';
+
+/** The namespace of the store's own tables. */
+export const STORE_NAMESPACE = 'store';
+
+/**
+ * The store's own schema. Append-only: released steps are never edited.
+ * Times are epoch milliseconds; booleans are 0/1; meter windows are JSON arrays of `MeterWindow`.
+ */
+export const coreMigrations: StoreMigrations = {
+  namespace: STORE_NAMESPACE,
+  migrations: [
+    `
+    CREATE TABLE inflight (
+      id TEXT PRIMARY KEY,
+      pool TEXT NOT NULL,
+      action TEXT NOT NULL,
+      lane TEXT,
+      tier TEXT,
+      started_at INTEGER NOT NULL,
+      expected_minutes REAL,
+      pid INTEGER NOT NULL,
+      worker_pid INTEGER,
+      host TEXT NOT NULL,
+      pid_start_time TEXT
+    );
+    CREATE INDEX inflight_pool ON inflight (pool, started_at);
+    CREATE INDEX inflight_host ON inflight (host);
+
+    CREATE TABLE runs (
+      id TEXT PRIMARY KEY,
+      pool TEXT NOT NULL,
+      tier TEXT NOT NULL,
+      lane TEXT NOT NULL,
+      action TEXT NOT NULL,
+      started_at INTEGER NOT NULL,
+      ended_at INTEGER NOT NULL,
+      stalled INTEGER NOT NULL,
+      outcome TEXT NOT NULL,
+      worker_minutes REAL NOT NULL,
+      model TEXT,
+      failure_kind TEXT
+    );
+    CREATE INDEX runs_pool_tier_started ON runs (pool, tier, started_at);
+    CREATE INDEX runs_pool_started ON runs (pool, started_at);
+    CREATE INDEX runs_started ON runs (started_at);
+
+    CREATE TABLE meter_readings (
+      pool TEXT NOT NULL,
+      window_kind TEXT NOT NULL,
+      used_pct REAL NOT NULL,
+      resets_at INTEGER,
+      window_minutes REAL NOT NULL,
+      read_at INTEGER NOT NULL,
+      source TEXT NOT NULL
+    );
+    CREATE INDEX meter_readings_pool_window_read ON meter_readings (pool, window_kind, read_at);
+    CREATE INDEX meter_readings_pool_read ON meter_readings (pool, read_at);
+    CREATE INDEX meter_readings_read ON meter_readings (read_at);
+
+    CREATE TABLE meter_cache (
+      pool TEXT PRIMARY KEY,
+      windows TEXT NOT NULL,
+      read_at INTEGER NOT NULL,
+      source TEXT NOT NULL,
+      rate_limited INTEGER,
+      meter_error TEXT,
+      meter_hold_until INTEGER,
+      failures INTEGER NOT NULL DEFAULT 0,
+      force_reread INTEGER NOT NULL DEFAULT 0
+    );
+
+    CREATE TABLE meter_manual (
+      pool TEXT PRIMARY KEY,
+      windows TEXT NOT NULL,
+      set_at INTEGER NOT NULL
+    );
+
+    CREATE TABLE probes (
+      pool TEXT NOT NULL,
+      model TEXT NOT NULL,
+      ok INTEGER NOT NULL,
+      reason TEXT,
+      checked_at INTEGER NOT NULL,
+      PRIMARY KEY (pool, model)
+    );
+    `,
+  ],
+};

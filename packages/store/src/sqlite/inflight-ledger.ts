@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { EffortTier, Lane } from '@bullswarm/pacing';
+import type Database from 'better-sqlite3';
+import { StoreInputError } from '../errors/store-input-error';
+import { isRecordedProcessAlive, readProcessStartTime } from '../process/process-liveness';
+import type { InflightEntry, InflightLedger } from '../store-types';
+import type { BusyRunner } from './busy-retry';
+import {
+  LANES,
+  optionalNumber,
+  optionalString,
+  requireOneOf,
+  requirePid,
+  requireString,
+  requireTime,
+} from './validate-input';
+
+interface InflightRow {
+  id: string;
+  pool: string;
+  action: string;
+  lane: string | null;
+  tier: string | null;
+  started_at: number;
+  expected_minutes: number | null;
+  pid: number;
+  worker_pid: number | null;
+  host: string;
+  pid_start_time: string | null;
+}
+
+function toEntry(row: InflightRow): InflightEntry {
+  return {
+    id: row.id,
+    poolId: row.pool,
+    action: row.action,
+    ...(row.lane === null ? {} : { lane: row.lane as Lane }),
+    ...(row.tier === null ? {} : { tier: row.tier as EffortTier }),
+    startedAt: row.started_at,
+    ...(row.expected_minutes === null ? {} : { expectedMinutes: row.expected_minutes }),
+    pid: row.pid,
+    ...(row.worker_pid === null ? {} : { workerPid: row.worker_pid }),
+    host: row.host,
+  };
+}
+
+/**
+ * The cross-process in-flight ledger on SQLite.
+ *
+ * Reaping: an entry is dead when its `host` is this host and its dispatching pid is gone
+ * (`process.kill(pid, 0)` → ESRCH), or that pid now belongs to a newer process (its start time,
+ * field 22 of `/proc/<pid>/stat` on Linux, differs from the one recorded). Where start times cannot
+ * be read (macOS, Windows) only the pid check applies. Entries recorded on another host (a home
+ * shared between machines) are never reaped here: this host cannot see those processes; they are
+ * released by their own host.
+ */
+export class SqliteInflightLedger implements InflightLedger {
+  private readonly insert: Database.Statement;
+  private readonly updateWorker: Database.Statement;
+  private readonly remove: Database.Statement;
+  private readonly selectAll: Database.Statement;
+  private readonly selectPool: Database.Statement;
+  private readonly selectHost: Database.Statement;
+  private readonly startTimes = new Map<number, string | undefined>();
+
+  constructor(
+    db: Database.Database,
+    private readonly runner: BusyRunner,
+    private readonly host: string,
+  ) {
+    this.insert = db.prepare(
+      `INSERT INTO inflight (id, pool, action, lane, tier, started_at, expected_minutes, pid, worker_pid, host, pid_start_time)
+       VALUES (@id, @pool, @action, @lane, @tier, @started_at, @expected_minutes, @pid, @worker_pid, @host, @pid_start_time)`,
+    );
+    this.updateWorker = db.prepare('UPDATE inflight SET worker_pid = ? WHERE id = ?');
+    this.remove = db.prepare('DELETE FROM inflight WHERE id = ?');
+    this.selectAll = db.prepare('SELECT * FROM inflight ORDER BY started_at, id');
+    this.selectPool = db.prepare('SELECT * FROM inflight WHERE pool = ? ORDER BY started_at, id');
+    this.selectHost = db.prepare('SELECT id, pid, pid_start_time FROM inflight WHERE host = ?');
+  }
+
+  record(entry: Omit<InflightEntry, 'id' | 'host'> & { readonly id?: string }): InflightEntry {
+    const op = 'ledger.record';
+    const pid = requirePid(op, 'pid', entry.pid);
+    const row: InflightRow = {
+      id: entry.id === undefined ? randomUUID() : requireString(op, 'id', entry.id),
+      pool: requireString(op, 'poolId', entry.poolId),
+      action: requireString(op, 'action', entry.action),
+      lane: entry.lane === undefined ? null : requireOneOf(op, 'lane', entry.lane, LANES),
+      tier: optionalString(op, 'tier', entry.tier),
+      started_at: requireTime(op, 'startedAt', entry.startedAt),
+      expected_minutes: optionalNumber(op, 'expectedMinutes', entry.expectedMinutes),
+      pid,
+      worker_pid: entry.workerPid === undefined ? null : requirePid(op, 'workerPid', entry.workerPid),
+      host: this.host,
+      pid_start_time: this.startTimeOf(pid) ?? null,
+    };
+    try {
+      this.runner.write(op, () => this.insert.run(row));
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new StoreInputError({
+          operation: op,
+          field: 'id',
+          expected: 'an id not already in flight',
+          value: row.id,
+        });
+      }
+      throw error;
+    }
+    return toEntry(row);
+  }
+
+  setWorkerPid(id: string, workerPid: number): void {
+    const op = 'ledger.setWorkerPid';
+    requirePid(op, 'workerPid', workerPid);
+    this.runner.write(op, () => this.updateWorker.run(workerPid, id));
+  }
+
+  release(id: string): boolean {
+    return this.runner.write('ledger.release', () => this.remove.run(id).changes > 0);
+  }
+
+  list(filter: { readonly poolId?: string } = {}): InflightEntry[] {
+    this.reap();
+    const rows = this.runner.read('ledger.list', () =>
+      filter.poolId === undefined ? this.selectAll.all() : this.selectPool.all(filter.poolId),
+    ) as InflightRow[];
+    return rows.map(toEntry);
+  }
+
+  reap(): number {
+    const rows = this.runner.read('ledger.reap', () => this.selectHost.all(this.host)) as Pick<
+      InflightRow,
+      'id' | 'pid' | 'pid_start_time'
+    >[];
+    const verdicts = new Map<string, boolean>();
+    const dead = rows.filter((row) => {
+      const key = `${row.pid}/${row.pid_start_time ?? ''}`;
+      let alive = verdicts.get(key);
+      if (alive === undefined) {
+        alive = isRecordedProcessAlive(row.pid, row.pid_start_time ?? undefined);
+        verdicts.set(key, alive);
+      }
+      return !alive;
+    });
+    if (dead.length === 0) return 0;
+    return this.runner.write('ledger.reap', () =>
+      dead.reduce((removed, row) => removed + this.remove.run(row.id).changes, 0),
+    );
+  }
+
+  /** Start time of a pid; this process's own is read once. */
+  private startTimeOf(pid: number): string | undefined {
+    if (pid !== process.pid) return readProcessStartTime(pid);
+    if (!this.startTimes.has(pid)) this.startTimes.set(pid, readProcessStartTime(pid));
+    return this.startTimes.get(pid);
+  }
+}

@@ -1,0 +1,147 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreMigrationError } from '../errors/store-migration-error';
+import { StoreOpenError } from '../errors/store-open-error';
+import type { BullswarmStore } from '../store-types';
+import { BusyRunner } from './busy-retry';
+import { coreMigrations, STORE_NAMESPACE } from './core-migrations';
+import { SqliteInflightLedger } from './inflight-ledger';
+import { SqliteMeterLog } from './meter-log';
+import { appliedVersions, applyMigrations, type StoreMigrations } from './migrations';
+import { SqliteProbeCache } from './probe-cache';
+import { SqliteRunLog } from './run-log';
+
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  /** The database file (a home's `dbPath`); its directory is created (0700) when missing. */
+  readonly dbPath: string;
+  /** Other packages' tables, applied once each after the store's own (see {@link StoreMigrations}). */
+  readonly migrations?: readonly StoreMigrations[];
+  /** How long SQLite itself waits for a lock before reporting busy (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+  /** Attempts per operation before {@link StoreBusyError} (default 6, so ≈30 s at the default timeout). */
+  readonly maxBusyAttempts?: number;
+  /** First back-off ceiling between attempts, doubling per attempt up to 1 s (default 25 ms). */
+  readonly busyBackoffMs?: number;
+  /** This machine's name in ledger entries (default `os.hostname()`). */
+  readonly host?: string;
+}
+
+/**
+ * The embedded store: {@link BullswarmStore} plus what bullswarm's own packages need to add
+ * tables of their own. `database`, `transaction` and `applyMigrations` are for bullswarm packages
+ * (swarm leases, workflow tables), not a stable public surface.
+ */
+export interface EmbeddedBullswarmStore extends BullswarmStore {
+  readonly dbPath: string;
+  /** The raw better-sqlite3 handle, for bullswarm packages' own tables. Write through {@link transaction}. */
+  readonly database: Database.Database;
+  /**
+   * Run `fn` in a write transaction (`BEGIN IMMEDIATE`), retried on busy like every store write,
+   * and return its result. `fn` must be synchronous and touch only the database (it may be re-run
+   * after a busy rollback). Inside another transaction it joins the outer one.
+   */
+  transaction<T>(fn: () => T): T;
+  /** Register more migrations after opening; pending steps are applied now, once. */
+  applyMigrations(migrations: StoreMigrations): void;
+  /** The applied version of a namespace (0 when none). */
+  schemaVersion(namespace: string): number;
+}
+
+/**
+ * Open (creating when missing) the SQLite store at `dbPath`.
+ *
+ * The connection runs WAL journaling, `synchronous=NORMAL`, foreign keys on, and a busy timeout;
+ * every write is a `BEGIN IMMEDIATE` transaction retried with jittered back-off on `SQLITE_BUSY`,
+ * so "database is locked" never reaches the caller (past the bound: {@link StoreBusyError}). The
+ * store's schema and any registered migrations are applied once, whichever process gets there first.
+ *
+ * @example
+ * ```ts
+ * const store = openStore({ dbPath: openHome().dbPath });
+ * const entry = store.ledger.record({ poolId: 'codex', action: 'run-1', startedAt: now(), pid: process.pid });
+ * try { … } finally { store.ledger.release(entry.id); store.close(); }
+ * ```
+ */
+export function openStore(options: OpenStoreOptions): EmbeddedBullswarmStore {
+  const dbPath = resolve(options.dbPath);
+  mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+  return open(dbPath, options, false);
+}
+
+/**
+ * Like {@link openStore}, but for read-only commands: when the database file does not exist yet,
+ * returns undefined and creates nothing.
+ */
+export function openStoreIfExists(options: OpenStoreOptions): EmbeddedBullswarmStore | undefined {
+  const dbPath = resolve(options.dbPath);
+  if (!existsSync(dbPath)) return undefined;
+  return open(dbPath, options, true);
+}
+
+function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean): EmbeddedBullswarmStore {
+  let db: Database.Database;
+  try {
+    db = new Database(dbPath, { timeout: options.busyTimeoutMs ?? 5000, fileMustExist });
+  } catch (error) {
+    throw new StoreOpenError({ dbPath, code: (error as { code?: string }).code, cause: error });
+  }
+  for (const set of options.migrations ?? []) {
+    if (set.namespace === STORE_NAMESPACE) {
+      db.close();
+      throw new StoreMigrationError({
+        dbPath,
+        namespace: STORE_NAMESPACE,
+        problem: 'this namespace is reserved for the store',
+      });
+    }
+  }
+  const runner = new BusyRunner(db, dbPath, {
+    maxAttempts: options.maxBusyAttempts ?? 6,
+    baseDelayMs: options.busyBackoffMs ?? 25,
+  });
+  try {
+    runner.read('open', () => {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+    });
+    applyMigrations(db, runner, dbPath, [coreMigrations, ...(options.migrations ?? [])], STORE_NAMESPACE);
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw new StoreOpenError({ dbPath, code, cause: error });
+    throw error;
+  }
+  const host = options.host ?? hostname();
+  let closed = false;
+  return {
+    dbPath,
+    database: db,
+    ledger: new SqliteInflightLedger(db, runner, host),
+    runs: new SqliteRunLog(db, runner),
+    meters: new SqliteMeterLog(db, runner),
+    probes: new SqliteProbeCache(db, runner),
+    transaction: <T>(fn: () => T): T => runner.write('transaction', fn),
+    applyMigrations(migrations: StoreMigrations): void {
+      if (migrations.namespace === STORE_NAMESPACE) {
+        throw new StoreMigrationError({
+          dbPath,
+          namespace: STORE_NAMESPACE,
+          problem: 'this namespace is reserved for the store',
+        });
+      }
+      applyMigrations(db, runner, dbPath, [migrations], STORE_NAMESPACE);
+    },
+    schemaVersion: (namespace: string): number =>
+      runner.read('schemaVersion', () => appliedVersions(db).get(namespace) ?? 0),
+    close(): void {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
