@@ -5,6 +5,7 @@ import { ConfigFileError } from '../errors/config-file-error';
 import { type FileLockOptions, withFileLock } from '../files/file-lock';
 import { removeStaleTempFiles, writeFileAtomic } from '../files/write-file-atomic';
 import { type FieldProblem, formatIssues } from './format-issues';
+import { locateJsonError } from './locate-json-error';
 
 /**
  * A JSON config file bullswarm owns: its schema, and what a missing file means.
@@ -43,7 +44,8 @@ function readRaw<T>(filePath: string, spec: ConfigFileSpec<T>): RawRead<T> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A leading byte-order mark (some editors add one) is not JSON; ignore it.
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new ConfigFileError({
       filePath,
@@ -158,11 +160,7 @@ function recoveryFor(filePath: string, fieldPath: string | undefined): string {
 }
 
 function describeJsonError(error: Error, text: string): string {
-  const match = /position (\d+)/.exec(error.message);
-  if (match === null) return error.message;
-  const position = Number(match[1]);
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
-  return `${error.message.replace(/ in JSON at position \d+.*$/, '')} at line ${line} column ${column}`;
+  const location = locateJsonError(text);
+  if (location === undefined) return error.message;
+  return `${location.problem} at line ${location.line} column ${location.column}`;
 }

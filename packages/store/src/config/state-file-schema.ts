@@ -21,31 +21,42 @@ export const DEFAULT_INFLIGHT_PENALTY_PCT = 3;
 export const statePoolSchema = z
   .strictObject({
     /** `connector` or `connector:account`; must agree with `connector` and `account`. */
-    id: poolId,
+    id: poolId.describe('The durable pool id: connector, or connector:account.'),
     connector: z
       .string()
-      .regex(CONNECTOR_ID_PATTERN, 'must be a kebab-case connector id such as claude-code'),
+      .regex(CONNECTOR_ID_PATTERN, 'must be a kebab-case connector id such as claude-code')
+      .describe('The connector that drives this pool, e.g. claude-code.'),
     account: z
       .string()
       .regex(ACCOUNT_PATTERN, 'must be an account name of letters, digits, ".", "_" or "-"')
-      .optional(),
-    enabled: z.boolean().default(true),
+      .optional()
+      .describe('The account name when one connector serves several accounts.'),
+    enabled: z.boolean().default(true).describe('A disabled pool is never a candidate.'),
     /** The model per effort tier; `null` means the tier has no allowed model on this pool. */
-    models: z.record(tierName, z.string().min(1).nullable()).default({}),
+    models: z
+      .record(tierName, z.string().min(1).nullable())
+      .default({})
+      .describe('The model per effort tier; null means the tier has no allowed model on this pool.'),
     /** Account environment overrides passed to the agent CLI. */
     env: z
       .record(z.string().regex(ENV_NAME_PATTERN, 'must be an environment variable name'), z.string())
       .optional(),
     /** Path or name of the agent CLI, overriding the connector's command. */
-    command: z.string().min(1).optional(),
+    command: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Path or name of the agent CLI, overriding the connector's."),
     capabilities: z.array(z.string().min(1)).optional(),
     lanes: z.array(z.enum(['analyze', 'build', 'chore'])).optional(),
     /** `bullswarm strategy set-subscription`: the pacing window and, optionally, its end. */
     subscription: z
       .strictObject({ quotaWindow: z.enum(['weekly', 'monthly']), resetsAt: isoInstant.optional() })
       .optional(),
-    meter: meterSourceSchema.optional(),
-    addedAt: isoInstant,
+    meter: meterSourceSchema
+      .optional()
+      .describe("Where this pool's meter is read, overriding the connector's."),
+    addedAt: isoInstant.describe('When the pool was added (ISO-8601).'),
   })
   .superRefine((pool, ctx) => {
     const expected = pool.account === undefined ? pool.connector : `${pool.connector}:${pool.account}`;
@@ -64,11 +75,22 @@ export const stateAssignmentSchema = z.strictObject({ pool: poolId, model: z.str
 /** Home-wide settings. */
 export const stateConfigSchema = z.strictObject({
   /** Flat in-flight charge per record when no spend rate is measured; 0 turns it off. */
-  inflightPenaltyPct: z.number().min(0).default(DEFAULT_INFLIGHT_PENALTY_PCT),
+  inflightPenaltyPct: z
+    .number()
+    .min(0)
+    .default(DEFAULT_INFLIGHT_PENALTY_PCT)
+    .describe('Flat in-flight charge (points) per record when no spend rate is measured; 0 turns it off.'),
   /** Third-party connectors: package names or paths to `connector.json`. */
-  connectors: z.array(z.string().min(1)).default([]),
+  connectors: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('Third-party connectors: package names or paths to connector.json.'),
   /** How long a meter reading is reused before the source is polled again. */
-  meterTtlSec: z.number().positive().optional(),
+  meterTtlSec: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Seconds a meter reading is reused before polling again.'),
 });
 
 /**

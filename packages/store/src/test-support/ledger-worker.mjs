@@ -20,7 +20,15 @@ for (let i = 0; store !== undefined && i < cycles; i++) {
   const poolId = `pool-${i % 4}`;
   try {
     const startedAt = Date.now();
-    store.ledger.record({ id, poolId, action: `run-${id}`, tier: 'medium', lane: 'build', startedAt, pid: process.pid });
+    store.ledger.record({
+      id,
+      poolId,
+      action: `run-${id}`,
+      tier: 'medium',
+      lane: 'build',
+      startedAt,
+      pid: process.pid,
+    });
     recorded++;
     const mine = store.ledger.list({ poolId }).filter((entry) => entry.id === id);
     if (mine.length !== 1) errors.push(`cycle ${i}: own entry seen ${mine.length} times after record`);

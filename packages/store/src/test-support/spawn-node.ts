@@ -19,7 +19,10 @@ export interface NodeResult {
 }
 
 /** Spawn `node <script> <args…>` and collect its output. */
-export function spawnNode(script: string, args: readonly string[]): { child: ChildProcess; done: Promise<NodeResult> } {
+export function spawnNode(
+  script: string,
+  args: readonly string[],
+): { child: ChildProcess; done: Promise<NodeResult> } {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
