@@ -61,6 +61,24 @@ describe('routing.md worked examples', () => {
     expect(second!.effectiveSurplus).toBeCloseTo(30, 9);
   });
 
+  it('(b) only urgent pools are selectable while one can spend, even one behind its own pace', () => {
+    // 10% of the week left (16h 48m) with 93% used: 3 points over pace, not draining (93 < 95).
+    const expiring = makePool('expiring', { windows: [meterWindow('weekly', 93, 90)] });
+    const healthy = makePool('healthy', { windows: [meterWindow('weekly', 30, 50)] });
+    const decision = pick([healthy, expiring]);
+    expect(decision.poolId).toBe('expiring');
+    expect(decision.reason).toBe(
+      'expiring soon: expiring (urgency -30, weekly resets in 16h 48m, surplus -3)',
+    );
+    expect(decision.candidates[1]).toMatchObject({ poolId: 'healthy', selectable: false });
+  });
+
+  it('breaks exact ties by pool id, whatever the input order', () => {
+    const twin = (id: string) => makePool(id, { windows: [meterWindow('weekly', 30, 50)] });
+    expect(pick([twin('b'), twin('a'), twin('c')]).poolId).toBe('a');
+    expect(pick([twin('c'), twin('b')]).candidates.map((row) => row.poolId)).toEqual(['b', 'c']);
+  });
+
   describe('(c) claude-code:acme at 81% of its 5-hour window with 23 minutes left', () => {
     // 2026-09-10: 34% of acme's weekly quota was left with 13% of the week to run.
     const acme = makePool('claude-code:acme', {
@@ -193,6 +211,23 @@ describe('routing.md worked examples', () => {
       expect(decision.rejected.map((r) => [r.poolId, r.kind])).toEqual([['grok', 'draining']]);
       expect(decision.reason).toContain(
         ' · expiring but draining (forecast >= 95% and past its clock): grok 99.5% (98.8% elapsed)',
+      );
+    });
+
+    it('a single run orders a draining pool after a non-draining pool with a lower surplus', () => {
+      // 80% used, 85% elapsed, 3 points/min: the forecast 80 + 3 × 5.67 = 97 is past its clock.
+      const fast = makePool('fast', { windows: [meterWindow('weekly', 80, 85)], spendRates: { weekly: 3 } });
+      const over = makePool('over', { windows: [meterWindow('weekly', 70, 50)] });
+      const decision = pick([fast, over]);
+      expect(decision.candidates.map((row) => [row.poolId, row.draining])).toEqual([
+        ['over', false],
+        ['fast', true],
+      ]);
+      expect(decision.candidates[1]!.effectiveSurplus).toBeGreaterThan(
+        decision.candidates[0]!.effectiveSurplus,
+      );
+      expect(decision.reason).toBe(
+        'most-behind capable pool (surplus -20) · draining (forecast >= 95% and past its clock): fast 97% (85% elapsed)',
       );
     });
 

@@ -1,0 +1,83 @@
+/**
+ * Proves the package works from its built dist in a plain Node process (no vitest, no TS sources,
+ * no `@bullswarm/source` condition). Builds with tsup first when dist is missing or older than a
+ * source file.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const distEntry = join(packageDir, 'dist', 'index.js');
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+      newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+beforeAll(() => {
+  const stale =
+    !existsSync(distEntry) || statSync(distEntry).mtimeMs < newestSourceMtime(join(packageDir, 'src'));
+  if (stale) {
+    execFileSync(join(packageDir, 'node_modules', '.bin', 'tsup'), [], { cwd: packageDir, stdio: 'pipe' });
+  }
+}, 120_000);
+
+describe('built dist', () => {
+  it('is importable by a plain Node script that calls chooseRoute', () => {
+    const now = Date.UTC(2026, 10, 27, 12, 0, 0);
+    const minute = 60_000;
+    const pool = (id: string, usedPct: number, minutesLeft: number) => ({
+      id,
+      connectorId: id,
+      providerFamily: id,
+      credentialGroup: id,
+      enabled: true,
+      lanes: ['analyze', 'build', 'chore'],
+      capabilities: [],
+      models: { medium: { model: `${id}-model`, free: false } },
+      pacingWindow: 'weekly',
+      hasFiveHourWindow: false,
+      meter: {
+        status: 'live',
+        windows: [{ kind: 'weekly', usedPct, windowMinutes: 10_080, resetsAt: now + minutesLeft * minute }],
+      },
+      spendRates: {},
+      inflight: [],
+      runs: [],
+    });
+    const input = {
+      // codex: 30% used with 50% of its week gone (+20); grok: 45% used, 50% gone (+5).
+      pools: [pool('grok', 45, 5040), pool('codex', 30, 5040)],
+      task: { lane: 'analyze', tier: 'medium', kind: 'single-run' },
+      now,
+    };
+    const script = [
+      `const m = await import(${JSON.stringify(distEntry)});`,
+      `const d = m.chooseRoute(${JSON.stringify(input)});`,
+      `const error = new m.InvalidInputError({ field: 'now', expected: 'a number', received: null });`,
+      'console.log(JSON.stringify({ poolId: d.poolId, reason: d.reason, forecastLine: d.forecastLine,',
+      '  isBullswarmError: m.BullswarmError.isInstance(error), free: m.isFreeModelName("openrouter/qwen:free") }));',
+    ].join('\n');
+    const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: packageDir,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      poolId: 'codex',
+      reason: 'most-behind capable pool (surplus 20)',
+      forecastLine: 'forecast: inflight=0 5h ?%->?% expected=5.67m rate=unmeasured basis=bootstrap',
+      isBullswarmError: true,
+      free: true,
+    });
+  });
+});
