@@ -1,18 +1,29 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
+const providersSource = new URL('../../providers/', import.meta.url);
+const providersTarget = new URL('./dist/providers/', import.meta.url);
+const simCli = new URL('./dist/sim-cli.js', import.meta.url);
+
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', 'sim-cli': 'src/sim/sim-cli.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  dts: { tsconfig: 'tsconfig.build.json' },
+  dts: { tsconfig: 'tsconfig.build.json', entry: { index: 'src/index.ts' } },
   sourcemap: true,
   clean: true,
   tsconfig: 'tsconfig.build.json',
   define: { __BULLSWARM_VERSION__: JSON.stringify(version) },
+  // The built-in manifests live in the repo's top-level providers/; the published package loads
+  // them from dist/providers/ (see src/package-paths.ts).
+  async onSuccess() {
+    rmSync(providersTarget, { recursive: true, force: true });
+    if (existsSync(providersSource)) cpSync(providersSource, providersTarget, { recursive: true });
+    if (existsSync(simCli)) chmodSync(simCli, 0o755);
+  },
 });

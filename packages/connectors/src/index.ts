@@ -1,1 +1,18 @@
-export type * from './spec/v1/connector-v1-meter-source';
+export { BUNDLED_COMMANDS, resolveBundledCommand, SIM_CLI_PATH } from './bundled-command';
+export {
+  type ClassifyOptions,
+  classifyOutcome,
+  parseDurationPrefix,
+  parseResetFromText,
+  parseWaitFromText,
+} from './classify';
+export { type DefineConnectorOptions, defineConnector } from './define-connector';
+export * from './errors';
+export * from './loading';
+export * from './manifest';
+export { createOutputParser, OUTPUT_FORMATS, type OutputFormat } from './parsers';
+export { resolveConnector, SUPPORTED_SPECIFICATION_VERSIONS } from './resolve-connector';
+export type * from './spec/v1';
+
+/** The version of this package (set at build time). */
+export const VERSION: string = __BULLSWARM_VERSION__;

@@ -1,0 +1,6 @@
+export { defaultBuiltinProvidersDirectory, loadBuiltinConnectors } from './load-builtin-connectors';
+export { loadConfiguredConnectors } from './load-configured-connectors';
+export { type LoadConnectorsOptions, type LoadedConnectors, loadConnectors } from './load-connectors';
+export { loadHomeConnectors } from './load-home-connectors';
+export { loadManifestFile } from './load-manifest-file';
+export type { ConnectorLoadResult, ConnectorOrigin, LoadedConnector } from './loaded-connector';

@@ -1,0 +1,197 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parseSimArgs, type SimArgs } from './sim-args';
+import { createSimEmitter, type SimOutput } from './sim-emitters';
+import { exhaustOnMeter, spendOnMeter } from './sim-meter';
+import { type SelectedScenario, selectScenario, stripDirective } from './sim-scenario';
+
+/** What one sim run needs from its process (injected so the logic is testable in-process too). */
+export type SimIo = {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly out: SimOutput;
+  /** Reads the whole of stdin (called only when there is no `-p`). */
+  readStdin(): Promise<string>;
+  /** Called once the scenario is known (for the invocation log). */
+  onScenario?(scenario: SelectedScenario, args: SimArgs): void;
+  /** Called with the grandchild's pid when `stall` spawns one. */
+  onChild?(pid: number): void;
+};
+
+/** The time the sim prints resets from: `BULLSWARM_NOW` (ISO or epoch ms) or the clock. */
+export function simNow(env: Readonly<Record<string, string | undefined>>): number {
+  const value = env.BULLSWARM_NOW;
+  if (value === undefined || value === '') return Date.now();
+  const parsed = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(parsed)) {
+    throw new Error(
+      `bullswarm-sim: BULLSWARM_NOW=${JSON.stringify(value)} is not valid; expected an ISO date or epoch ms`,
+    );
+  }
+  return parsed;
+}
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, Math.max(0, ms)));
+
+function num(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new Error(
+      `bullswarm-sim: scenario parameter ${name}=${JSON.stringify(value)} is not valid; expected a non-negative number`,
+    );
+  }
+  return value;
+}
+
+function isPongProbe(prompt: string): boolean {
+  return /\bPONG\b/.test(prompt);
+}
+
+/**
+ * Plays one scenario and resolves with the exit code (never resolves for `stall`, and for
+ * `read-only-loop` without `ms`). See the package README for every scenario and parameter.
+ */
+export async function runSim(io: SimIo): Promise<number> {
+  const args = parseSimArgs(io.argv);
+  const prompt = args.prompt ?? (await io.readStdin());
+  const scenario = selectScenario(prompt, io.env);
+  io.onScenario?.(scenario, args);
+  const p = scenario.params;
+  const now = simNow(io.env);
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const cwd = args.cwd === undefined ? io.cwd : resolve(io.cwd, args.cwd);
+  const model = args.model ?? 'sim/standard';
+  const emit = createSimEmitter(args.format, { out: io.out, model, cwd, now, timeZone });
+  const simHome = io.env.BULLSWARM_SIM_HOME || undefined;
+  const task = stripDirective(prompt);
+
+  const succeed = (text: string): number => {
+    emit.answer(text);
+    if (simHome !== undefined) {
+      const spend = num(p.spendPct ?? scenario.fileSpendPct, 'spendPct', 0);
+      spendOnMeter(simHome, now, spend);
+    }
+    return 0;
+  };
+
+  emit.start();
+  switch (scenario.name) {
+    case 'ok': {
+      await sleep(num(p.ms, 'ms', 0));
+      const answer =
+        typeof p.answer === 'string'
+          ? p.answer
+          : isPongProbe(task)
+            ? 'PONG'
+            : `sim: done: ${task.slice(0, 60)}`;
+      return succeed(answer);
+    }
+    case 'echo':
+      return succeed(task);
+    case 'json': {
+      const value = p.value ?? { ok: true };
+      return succeed(typeof value === 'string' ? value : JSON.stringify(value));
+    }
+    case 'slow': {
+      const total = num(p.ms, 'ms', 3000);
+      const tick = Math.max(1, num(p.tickMs, 'tickMs', 500));
+      for (let elapsed = 0; elapsed < total; elapsed += tick) {
+        emit.progress(`working (${elapsed} ms)`);
+        await sleep(Math.min(tick, total - elapsed));
+      }
+      return succeed(typeof p.answer === 'string' ? p.answer : `sim: done: ${task.slice(0, 60)}`);
+    }
+    case 'stall': {
+      emit.partial();
+      if (p.child === true) {
+        const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+        if (child.pid !== undefined) {
+          io.onChild?.(child.pid);
+          io.out.stderr(`sim: grandchild pid ${child.pid}\n`);
+        }
+      }
+      return new Promise<number>(() => {
+        setInterval(() => {}, 1 << 30);
+      });
+    }
+    case 'write':
+    case 'write-slowly': {
+      const files: Record<string, string> = {};
+      if (typeof p.files === 'object' && p.files !== null) Object.assign(files, p.files);
+      if (typeof p.file === 'string')
+        files[p.file] = typeof p.content === 'string' ? p.content : 'written by bullswarm-sim\n';
+      if (scenario.name === 'write') {
+        if (Object.keys(files).length === 0) files['sim-output.txt'] = 'written by bullswarm-sim\n';
+        for (const [path, content] of Object.entries(files)) {
+          const target = isAbsolute(path) ? path : resolve(cwd, path);
+          mkdirSync(dirname(target), { recursive: true });
+          writeFileSync(target, String(content));
+        }
+        return succeed(`sim: wrote ${Object.keys(files).join(', ')}`);
+      }
+      const path = typeof p.path === 'string' ? p.path : 'sim-progress.txt';
+      const target = isAbsolute(path) ? path : resolve(cwd, path);
+      mkdirSync(dirname(target), { recursive: true });
+      const total = num(p.ms, 'ms', 3000);
+      const tick = Math.max(1, num(p.tickMs, 'tickMs', 500));
+      let step = 0;
+      for (let elapsed = 0; elapsed < total; elapsed += tick) {
+        writeFileSync(target, `step ${step}\n`);
+        emit.progress(`edited ${path} (step ${step})`);
+        step += 1;
+        await sleep(Math.min(tick, total - elapsed));
+      }
+      return succeed(`sim: rewrote ${path} ${step} times`);
+    }
+    case 'read-only-loop': {
+      const tick = Math.max(1, num(p.tickMs, 'tickMs', 500));
+      const total = p.ms === undefined ? Number.POSITIVE_INFINITY : num(p.ms, 'ms', 0);
+      for (let elapsed = 0; elapsed < total; elapsed += tick) {
+        emit.progress(`reading files (${elapsed} ms)`);
+        await sleep(Math.min(tick, total - elapsed));
+      }
+      return succeed('sim: read everything, changed nothing');
+    }
+    case 'usage-limit': {
+      const window =
+        p.window === 'weekly'
+          ? 'weekly'
+          : p.window === undefined || p.window === 'five_hour'
+            ? 'five_hour'
+            : undefined;
+      if (window === undefined) {
+        throw new Error(
+          `bullswarm-sim: scenario parameter window=${JSON.stringify(p.window)} is not valid; expected five_hour or weekly`,
+        );
+      }
+      const minutes = num(p.resetsInMin, 'resetsInMin', 60);
+      const resetsAt = Math.floor((now + minutes * 60_000) / 60_000) * 60_000;
+      if (simHome !== undefined) exhaustOnMeter(simHome, now, window, resetsAt);
+      emit.usageLimit(window, resetsAt);
+      return 1;
+    }
+    case 'throttle':
+      emit.throttle(p.waitSec === undefined ? undefined : num(p.waitSec, 'waitSec', 0));
+      return 1;
+    case 'auth':
+      emit.auth();
+      return 1;
+    case 'empty':
+      emit.empty();
+      return 0;
+    case 'crash': {
+      const code = num(p.code, 'code', 1);
+      emit.partial();
+      io.out.stderr(`Error: bullswarm-sim crashed on purpose (scenario crash, code ${code})\n`);
+      return code === 0 ? 1 : code;
+    }
+    case 'probe-404':
+      emit.probe404();
+      return 1;
+    case 'probe-error':
+      emit.probeError();
+      return 1;
+  }
+}
