@@ -8,5 +8,6 @@
  */
 export * from './errors';
 export * from './reading';
+export * from './service';
 export * from './sources';
 export * from './template';

@@ -1,4 +1,5 @@
-import { hasErrorMarker, MeterError } from './meter-error';
+import { hasErrorMarker } from '@bullswarm/pacing';
+import { MeterError } from './meter-error';
 
 const readErrorKey = 'bullswarm.error.MeterReadError';
 const readErrorMarker = Symbol.for(readErrorKey);

@@ -1,4 +1,5 @@
-import { hasErrorMarker, MeterError } from './meter-error';
+import { hasErrorMarker } from '@bullswarm/pacing';
+import { MeterError } from './meter-error';
 
 const templateErrorKey = 'bullswarm.error.MeterTemplateError';
 const templateErrorMarker = Symbol.for(templateErrorKey);

@@ -1,0 +1,13 @@
+export {
+  applySubscriptionOverride,
+  type SubscriptionOverride,
+} from './apply-subscription-override';
+export { backoffDelayMs, DEFAULT_METER_BACKOFF, type MeterBackoff } from './backoff';
+export {
+  createMeterService,
+  type MeterService,
+  type MeterServiceSettings,
+  type PoolMeterRequest,
+  type UsageLimitMark,
+  type UsageLimitNotice,
+} from './create-meter-service';
