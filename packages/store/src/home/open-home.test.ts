@@ -1,0 +1,79 @@
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UnknownPoolError } from '../errors/unknown-pool-error';
+import { useTempDirs } from '../test-support/temp-dir';
+import { homePaths, resolveHome } from './home-paths';
+import { openHome } from './open-home';
+
+const tempDir = useTempDirs();
+
+describe('resolveHome', () => {
+  it('uses $BULLSWARM_HOME, resolved to an absolute path', () => {
+    expect(resolveHome({ BULLSWARM_HOME: '/srv/bullswarm' })).toBe('/srv/bullswarm');
+    expect(resolveHome({ BULLSWARM_HOME: 'rel/home' })).toBe(resolve('rel/home'));
+  });
+
+  it('falls back to ~/.bullswarm ($HOME of the given env, else the OS home)', () => {
+    expect(resolveHome({ HOME: '/home/me' })).toBe('/home/me/.bullswarm');
+    expect(resolveHome({ BULLSWARM_HOME: '', HOME: '/home/me' })).toBe('/home/me/.bullswarm');
+    expect(resolveHome({})).toBe(join(homedir(), '.bullswarm'));
+  });
+});
+
+describe('openHome', () => {
+  it('exposes the paths of the home', () => {
+    const home = openHome({ env: { BULLSWARM_HOME: '/srv/bs' } });
+    expect({ ...homePaths('/srv/bs') }).toEqual({
+      home: '/srv/bs',
+      statePath: '/srv/bs/state.json',
+      labelsPath: '/srv/bs/pool-labels.json',
+      dbPath: '/srv/bs/bullswarm.db',
+      workflowsDir: '/srv/bs/workflows',
+      providersDir: '/srv/bs/providers',
+    });
+    expect(home.statePath).toBe('/srv/bs/state.json');
+    expect(openHome({ home: '/other', env: { BULLSWARM_HOME: '/srv/bs' } }).home).toBe('/other');
+  });
+
+  it('creates nothing on reads that find nothing, and the directory (0700) on the first write', () => {
+    const dir = join(tempDir(), 'fresh');
+    const home = openHome({ home: dir });
+    expect(home.readState().pools).toEqual([]);
+    expect(home.readLabels().labels).toEqual({});
+    expect(home.listLabels()).toEqual([]);
+    expect(home.openStoreIfExists()).toBeUndefined();
+    expect(() => home.resolvePoolRef('codex')).toThrow(UnknownPoolError);
+    expect(home.exists()).toBe(false);
+    expect(existsSync(dir)).toBe(false);
+
+    home.updateState((state) => {
+      state.pools.push({
+        id: 'codex',
+        connector: 'codex',
+        enabled: true,
+        models: {},
+        addedAt: '2026-09-01T00:00:00Z',
+      });
+    });
+    expect(home.exists()).toBe(true);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(home.setLabel('codex', 'cx')).toEqual({ poolId: 'codex', label: 'cx' });
+    expect(home.resolvePoolRef('cx')).toBe('codex');
+    expect(home.listLabels()).toEqual([{ poolId: 'codex', label: 'cx', configured: true }]);
+    expect(home.clearLabel('cx')).toBe(true);
+    expect(home.updateLabels(() => undefined).labels).toEqual({});
+
+    const store = home.openStore();
+    try {
+      expect(store.dbPath).toBe(home.dbPath);
+      store.ledger.record({ poolId: 'codex', action: 'x', startedAt: 1, pid: process.pid });
+    } finally {
+      store.close();
+    }
+    const again = home.openStoreIfExists();
+    expect(again?.ledger.list()).toHaveLength(1);
+    again?.close();
+  });
+});
