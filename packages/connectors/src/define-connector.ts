@@ -11,10 +11,17 @@ import type {
   ConnectorV1Request,
 } from './spec/v1';
 
+/** `T` with every nested field readonly, so `as const` manifests are accepted. */
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
 /** What a JS-module connector declares: a manifest, plus optional code where data is not enough. */
 export type DefineConnectorOptions = {
   /** The same fields as a connector.json (validated; defaults filled in). */
-  readonly manifest: ConnectorManifestInput;
+  readonly manifest: DeepReadonly<ConnectorManifestInput>;
   /** Where the connector is defined, for error messages (e.g. the package name). */
   readonly source?: string;
   /** A parser for an output format the built-in parsers do not know. */

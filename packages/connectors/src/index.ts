@@ -6,7 +6,7 @@ export {
   parseResetFromText,
   parseWaitFromText,
 } from './classify';
-export { type DefineConnectorOptions, defineConnector } from './define-connector';
+export { type DeepReadonly, type DefineConnectorOptions, defineConnector } from './define-connector';
 export * from './errors';
 export * from './loading';
 export * from './manifest';

@@ -145,8 +145,12 @@ export function classifyOutcome(
     }
     if (best.kind === 'throttle') {
       const structured = same.find((match) => match.notice?.retryAfterMs !== undefined)?.notice?.retryAfterMs;
+      // A wait named in the throttle notice, else anywhere in stderr (a `Retry-After:` header line
+      // follows the status line), else the retry event's delay.
       const waitMs =
-        same.map((match) => parseWaitFromText(match.text)).find((value) => value !== undefined) ?? structured;
+        same.map((match) => parseWaitFromText(match.text)).find((value) => value !== undefined) ??
+        parseWaitFromText(input.stderr) ??
+        structured;
       return outcome('throttle', 'rate limited', evidenceMatch.text, waitMs === undefined ? {} : { waitMs });
     }
     return outcome('auth', 'sign-in failure', evidenceMatch.text, {});

@@ -180,7 +180,19 @@ export const connectorManifestSchema = z
       .optional()
       .meta({ description: 'Exit codes with a fixed meaning, e.g. {"41": "auth"} for Gemini.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    title: 'bullswarm connector manifest (connector-v1)',
+    description: 'How bullswarm drives one agent CLI: providers/<id>/connector.json.',
+  });
+
+/** The JSON Schema of a connector.json, as shipped in `@bullswarm/connectors/connector.schema.json`. */
+export function connectorManifestJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(connectorManifestSchema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+}
 
 /** A manifest as written in connector.json (defaults optional). */
 export type ConnectorManifestInput = z.input<typeof connectorManifestSchema>;

@@ -1,6 +1,7 @@
 export {
   type ConnectorManifest,
   type ConnectorManifestInput,
+  connectorManifestJsonSchema,
   connectorManifestSchema,
 } from './connector-manifest-schema';
 export {

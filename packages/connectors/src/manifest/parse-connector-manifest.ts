@@ -20,7 +20,7 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const message = issue.message.replace(/^Invalid input: /, '');
+  const message = issue.message.replace(/^Invalid (?:input|option): /, '');
   if (issue.code === 'unrecognized_keys')
     return `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
   return message;

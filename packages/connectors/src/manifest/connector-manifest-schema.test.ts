@@ -1,0 +1,173 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConnectorLoadError } from '../errors';
+import { connectorManifestJsonSchema, connectorManifestSchema } from './connector-manifest-schema';
+import { parseConnectorManifest } from './parse-connector-manifest';
+
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const providersRoot = resolve(packageRoot, '..', '..', 'providers');
+
+const minimalManifest = () => ({
+  specificationVersion: 'connector-v1',
+  id: 'foo',
+  displayName: 'Foo',
+  providerFamily: 'foo',
+  invocation: { command: 'foo', prompt: { mode: 'stdin' } },
+  outputFormat: 'text',
+  lanes: ['analyze'],
+  pacingWindow: 'weekly',
+  hasFiveHourWindow: false,
+  cost: 1,
+  modelProfiles: { low: [{ model: 'foo-small' }] },
+  meter: { type: 'none' },
+});
+
+describe('connector.schema.json', () => {
+  it('is the JSON Schema generated from the zod schema (pinned)', async () => {
+    await expect(`${JSON.stringify(connectorManifestJsonSchema(), null, 2)}\n`).toMatchFileSnapshot(
+      join(packageRoot, 'connector.schema.json'),
+    );
+  });
+
+  it('is exported by the package and shipped in files', () => {
+    const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      files: string[];
+    };
+    expect(pkg.exports['./connector.schema.json']).toBe('./connector.schema.json');
+    expect(pkg.files).toContain('connector.schema.json');
+  });
+});
+
+describe('built-in providers', () => {
+  const ids = readdirSync(providersRoot).filter((entry) =>
+    existsSync(join(providersRoot, entry, 'connector.json')),
+  );
+
+  it('are the seven built-ins', () => {
+    expect(ids.sort()).toEqual(['claude-code', 'codex', 'echo', 'gemini', 'grok', 'opencode', 'sim']);
+  });
+
+  it.each(ids)('%s validates, is named after its folder and points $schema at the shipped schema', (id) => {
+    const file = join(providersRoot, id, 'connector.json');
+    const json = JSON.parse(readFileSync(file, 'utf8')) as { $schema: string };
+    const manifest = parseConnectorManifest(json, file);
+    expect(manifest.id).toBe(id);
+    expect(resolve(dirname(file), json.$schema)).toBe(join(packageRoot, 'connector.schema.json'));
+    for (const [tier, models] of Object.entries(manifest.modelProfiles)) {
+      expect(
+        models.filter((m) => m.default).length,
+        `${id} ${tier}: at most one default`,
+      ).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('manifest validation', () => {
+  const problem = (mutate: (m: Record<string, unknown>) => void) => {
+    const manifest = minimalManifest() as Record<string, unknown>;
+    mutate(manifest);
+    try {
+      parseConnectorManifest(manifest, 'providers/foo/connector.json');
+    } catch (error) {
+      if (ConnectorLoadError.isInstance(error)) return { message: error.message, fieldPath: error.fieldPath };
+      throw error;
+    }
+    throw new Error('expected the manifest to be rejected');
+  };
+
+  it('fills defaults', () => {
+    const manifest = connectorManifestSchema.parse(minimalManifest());
+    expect(manifest.capabilities).toEqual([]);
+    expect(manifest.account).toEqual({ env: {}, defaultEnv: {} });
+    expect(manifest.invocation.args).toEqual([]);
+    expect(manifest.probe).toBe(false);
+  });
+
+  it('names the file and the field path', () => {
+    expect(
+      problem((m) => {
+        m.modelProfiles = { high: [{ model: 5 }] };
+      }),
+    ).toEqual({
+      message: 'providers/foo/connector.json: modelProfiles.high[0].model: expected string, received number',
+      fieldPath: 'modelProfiles.high[0].model',
+    });
+    expect(
+      problem((m) => {
+        m.id = 'Foo Bar';
+      }).message,
+    ).toBe(
+      'providers/foo/connector.json: id: id must be kebab-case (lowercase letters, digits and single dashes)',
+    );
+    expect(
+      problem((m) => {
+        m.cost = 9;
+      }).message,
+    ).toMatch(/^providers\/foo\/connector\.json: cost: Too big: expected number to be <=5/);
+    expect(
+      problem((m) => {
+        m.outputFormat = 'xml';
+      }).message,
+    ).toMatch(/outputFormat: expected one of "claude-stream-json"\|/);
+    expect(
+      problem((m) => {
+        m.colour = 'red';
+      }).message,
+    ).toBe('providers/foo/connector.json: (root): unknown field(s) "colour"');
+    expect(
+      problem((m) => {
+        m.specificationVersion = 'connector-v2';
+      }).fieldPath,
+    ).toBe('specificationVersion');
+    expect(
+      problem((m) => {
+        m.meter = { type: 'file' };
+      }).fieldPath,
+    ).toBe('meter.path');
+  });
+
+  it('allows only the known template variables, each where it makes sense', () => {
+    expect(
+      problem((m) => {
+        m.invocation = { command: 'foo', args: ['{{secret}}'], prompt: { mode: 'stdin' } };
+      }),
+    ).toEqual({
+      message:
+        'providers/foo/connector.json: invocation.args[0]: unknown template variable {{secret}} here; valid: {{account}}, {{home}}, {{userHome}}, {{cwd}}, {{env.NAME}}',
+      fieldPath: 'invocation.args[0]',
+    });
+    expect(
+      problem((m) => {
+        m.invocation = { command: 'foo', args: ['{{prompt}}'], prompt: { mode: 'stdin' } };
+      }).fieldPath,
+    ).toBe('invocation.args[0]');
+    expect(
+      problem((m) => {
+        m.account = { env: { X: '{{cwd}}' } };
+      }).fieldPath,
+    ).toBe('account.env.X');
+    expect(
+      problem((m) => {
+        m.meter = { type: 'file', path: '{{home}/x' };
+      }).message,
+    ).toMatch(/unbalanced/);
+    expect(() =>
+      parseConnectorManifest(
+        {
+          ...minimalManifest(),
+          invocation: {
+            command: 'foo',
+            prompt: { mode: 'arg', args: ['-p', '{{prompt}}'] },
+            addDirArgs: ['--dir', '{{dir}}'],
+            modelArgs: ['-m', '{{model}}'],
+            env: { A: '{{env.HOME}}' },
+          },
+        },
+        'x',
+      ),
+    ).not.toThrow();
+  });
+});
