@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
+    globalSetup: ['./vitest.global-setup.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

@@ -174,7 +174,12 @@ export function classifyOutcome(
       : exitCode === 0
         ? 'provider reported an error'
         : `exited with code ${exitCode ?? 'unknown'}`;
-  const detail = parsed.notices.at(-1)?.text || lastLine(input.stderr);
+  // The provider's last notice (with its HTTP status, e.g. a probe's 404), else stderr's last line.
+  const notice = parsed.notices.at(-1);
+  const noticeText = notice
+    ? `${notice.status === undefined ? '' : `[${notice.status}] `}${notice.text}`.trim()
+    : '';
+  const detail = noticeText || lastLine(input.stderr);
   return {
     kind: 'process',
     message: detail ? `${why}: ${clip(detail)}` : why,

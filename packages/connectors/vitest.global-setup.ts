@@ -1,0 +1,33 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+function newestSource(directory: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The sim tests spawn the BUILT `dist/sim-cli.js`. Build it (the package's normal tsup build)
+ * when it is missing or older than a source file, so `pnpm --filter @bullswarm/connectors test`
+ * works from a clean clone; under turbo the build has already run and nothing is rebuilt.
+ */
+export default function setup(): void {
+  const built = join(root, 'dist', 'sim-cli.js');
+  const stale =
+    !existsSync(built) ||
+    statSync(built).mtimeMs <
+      Math.max(newestSource(join(root, 'src')), newestSource(join(root, '..', '..', 'providers')));
+  if (!stale) return;
+  const result = spawnSync('npx', ['tsup'], { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0)
+    throw new Error(`building @bullswarm/connectors for the sim tests failed (tsup exit ${result.status})`);
+}
