@@ -1,6 +1,7 @@
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -86,5 +87,19 @@ describe('removeStaleTempFiles', () => {
     for (const name of names) writeFileSync(join(dir, name), 'x');
     expect(removeStaleTempFiles(target)).toEqual(['.state.json.4194305.aaaaaa.tmp']);
     expect(readdirSync(dir).sort()).toEqual(names.slice(1).sort());
+  });
+});
+
+describe('writeFileAtomic after a kill between backup and rename', () => {
+  it('leaves no temp link when the backup already is the same file', () => {
+    const dir = tempDir();
+    const path = join(dir, 'state.json');
+    writeFileAtomic(path, 'v1');
+    // What a writer killed right after making the backup leaves: state.json.bak linked to state.json.
+    linkSync(path, `${path}.bak`);
+    writeFileAtomic(path, 'v2', { backup: true });
+    expect(readFileSync(path, 'utf8')).toBe('v2');
+    expect(readFileSync(`${path}.bak`, 'utf8')).toBe('v1');
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.bak']);
   });
 });

@@ -83,6 +83,10 @@ function backupFile(path: string): void {
       copyFileSync(path, temp);
     }
     renameSync(temp, backup);
+    // When the old backup already is a link to the same file (a writer was killed between making
+    // the backup and renaming the new version in), POSIX rename() succeeds without doing anything
+    // and leaves `temp` behind: remove our name in every case.
+    unlinkQuietly(temp);
   } catch (error) {
     unlinkQuietly(temp);
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
