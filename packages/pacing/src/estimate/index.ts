@@ -1,2 +1,2 @@
-export { type DurationEstimate, estimateDuration } from './estimate-duration';
-export { median, recordedMinutes } from './recorded-minutes';
+export { bootstrapMinutesFor, type DurationEstimate, estimateDuration } from './estimate-duration';
+export { fillRecordedMinutes, median, medianOfFirst, recordedMinutes } from './recorded-minutes';

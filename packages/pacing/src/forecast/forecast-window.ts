@@ -1,5 +1,5 @@
 import type { InflightRecord } from '../types';
-import { remainingMinutes } from './remaining-minutes';
+import { timedInflightSpend } from './remaining-minutes';
 
 /** A window's reading projected forward by in-flight work and by the candidate task. */
 export interface WindowForecast {
@@ -25,10 +25,6 @@ export function forecastWindow(input: {
   const { usedPct, ratePerMinute } = input;
   if (usedPct === null) return { projectedPct: null, forecastPct: null };
   if (ratePerMinute === null) return { projectedPct: usedPct, forecastPct: usedPct };
-  let projected = usedPct;
-  for (const record of input.inflight) {
-    const left = remainingMinutes(record, input.now);
-    if (left !== null) projected += ratePerMinute * left;
-  }
+  const projected = usedPct + timedInflightSpend(input.inflight, ratePerMinute, input.now);
   return { projectedPct: projected, forecastPct: projected + ratePerMinute * input.candidateMinutes };
 }

@@ -1,3 +1,3 @@
 export { forecastWindow, type WindowForecast } from './forecast-window';
 export { type InflightCharge, inflightCharge } from './inflight-charge';
-export { remainingMinutes } from './remaining-minutes';
+export { flatChargedRecords, remainingMinutes, timedInflightSpend } from './remaining-minutes';

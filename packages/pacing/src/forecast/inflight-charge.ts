@@ -1,5 +1,5 @@
 import type { InflightRecord } from '../types';
-import { remainingMinutes } from './remaining-minutes';
+import { flatChargedRecords, timedInflightSpend } from './remaining-minutes';
 
 /** What in-flight work is charged against a pool's pace, in points. */
 export interface InflightCharge {
@@ -23,12 +23,8 @@ export function inflightCharge(input: {
   readonly penaltyPct: number;
   readonly now: number;
 }): InflightCharge {
-  let rateBased = 0;
-  let flat = 0;
-  for (const record of input.inflight) {
-    const left = input.ratePerMinute === null ? null : remainingMinutes(record, input.now);
-    if (left === null) flat += input.penaltyPct;
-    else rateBased += input.ratePerMinute! * left;
-  }
+  const rateBased =
+    input.ratePerMinute === null ? 0 : timedInflightSpend(input.inflight, input.ratePerMinute, input.now);
+  const flat = flatChargedRecords(input.inflight, input.ratePerMinute) * input.penaltyPct;
   return { total: rateBased + flat, rateBased, flat };
 }

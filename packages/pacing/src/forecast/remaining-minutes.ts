@@ -9,3 +9,33 @@ export function remainingMinutes(record: InflightRecord, now: number): number | 
   if (record.expectedMinutes === undefined) return null;
   return Math.max(0, record.expectedMinutes - (now - record.startedAt) / MINUTE_MS);
 }
+
+/**
+ * `Σ rate × remaining minutes` over the records with a known expected duration (records without
+ * one add nothing). Shared by the pace charge and the window forecasts; allocates nothing.
+ */
+export function timedInflightSpend(
+  inflight: readonly InflightRecord[],
+  ratePerMinute: number,
+  now: number,
+): number {
+  let spend = 0;
+  for (let i = 0; i < inflight.length; i++) {
+    const record = inflight[i]!;
+    if (record.expectedMinutes !== undefined) {
+      spend += ratePerMinute * Math.max(0, record.expectedMinutes - (now - record.startedAt) / MINUTE_MS);
+    }
+  }
+  return spend;
+}
+
+/** Records charged the flat penalty: all of them without a rate, else those with no expected duration. */
+export function flatChargedRecords(
+  inflight: readonly InflightRecord[],
+  ratePerMinute: number | null,
+): number {
+  if (ratePerMinute === null) return inflight.length;
+  let count = 0;
+  for (let i = 0; i < inflight.length; i++) if (inflight[i]!.expectedMinutes === undefined) count++;
+  return count;
+}

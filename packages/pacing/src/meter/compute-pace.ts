@@ -1,7 +1,7 @@
 import type { MeterWindow, PoolSnapshot } from '../types';
 import { effectiveWindow } from './effective-window';
 import { findWindow } from './find-window';
-import { windowElapsedPct } from './window-elapsed-pct';
+import { elapsedPctOfEffective } from './window-elapsed-pct';
 
 /** Pace of a pool: how far behind its own clock it is. */
 export interface PaceResult {
@@ -24,7 +24,7 @@ export function computePace(pool: PoolSnapshot, now: number): PaceResult {
   const raw = findWindow(pool.meter, pool.pacingWindow);
   if (raw === null) return { pace: null, usedPct: null, elapsedPct: null, window: null };
   const window = effectiveWindow(raw, now);
-  const elapsedPct = windowElapsedPct(window, now);
+  const elapsedPct = elapsedPctOfEffective(window, now);
   return {
     pace: elapsedPct === null ? null : elapsedPct - window.usedPct,
     usedPct: window.usedPct,

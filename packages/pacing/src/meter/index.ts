@@ -1,4 +1,4 @@
 export { computePace, type PaceResult } from './compute-pace';
 export { effectiveWindow, minutesUntilReset } from './effective-window';
 export { findWindow, meterReadings } from './find-window';
-export { windowElapsedPct } from './window-elapsed-pct';
+export { elapsedPctOfEffective, windowElapsedPct } from './window-elapsed-pct';

@@ -5,28 +5,27 @@ import {
   MONTHLY_EXPIRING_MINUTES,
   WEEKLY_EXPIRING_MINUTES,
 } from '../constants';
-import { estimateDuration } from '../estimate/estimate-duration';
-import { forecastWindow } from '../forecast/forecast-window';
-import { inflightCharge } from '../forecast/inflight-charge';
+import { bootstrapMinutesFor, estimateScratch } from '../estimate/estimate-duration';
+import { fillRecordedMinutes, medianOfFirst } from '../estimate/recorded-minutes';
+import { flatChargedRecords, timedInflightSpend } from '../forecast/remaining-minutes';
 import { isFreeTierModel } from '../free-model';
-import { computePace } from '../meter/compute-pace';
 import { effectiveWindow } from '../meter/effective-window';
 import { findWindow } from '../meter/find-window';
-import { windowElapsedPct } from '../meter/window-elapsed-pct';
+import { elapsedPctOfEffective } from '../meter/window-elapsed-pct';
 import type { CandidateRow, PoolSnapshot, RouteSettings, RouteTask } from '../types';
 
-/** A candidate row before ordering: `nearFiveHourPenalty` and `selectable` are set by the order. */
-export type UnorderedRow = Omit<CandidateRow, 'nearFiveHourPenalty' | 'selectable'>;
-
 /**
+ * The candidate row of one eligible pool, before ordering: `nearFiveHourPenalty` and `selectable`
+ * depend on the other candidates and read `false` until `chooseRoute` orders the rows.
+ *
  * Every number routing compares for one eligible pool (see the "Per-candidate numbers" of the
  * routing spec):
- * - expected minutes: {@link estimateDuration} at the task's tier;
- * - `inflightCharge`: per in-flight record, pacing rate × remaining minutes when the pacing window
+ * - expected minutes: `estimateDuration` at the task's tier;
+ * - `inflightCharge` (as the `inflightCharge` helper): per in-flight record, pacing rate × remaining minutes when the pacing window
  *   has a measured rate and the record an expected duration, else the flat `inflightPenaltyPct`;
  * - `candidateCharge`: pacing rate × expected minutes when measured, else 0;
  * - `effectiveSurplus = (pace ?? 0) − inflightCharge − candidateCharge`;
- * - 5-hour projection and forecast at the 5-hour rate ({@link forecastWindow}); `forecastOverLimit`
+ * - 5-hour projection and forecast at the 5-hour rate (as `forecastWindow`); `forecastOverLimit`
  *   when the forecast passes 100; `nearFiveHourLimit` at a 5-hour reading of 75 or more;
  * - `forecastPacingPct = used + rate-based in-flight charges + candidateCharge`;
  *   `draining` when it is >= 95 and above the elapsed share (a pool without a known reset has no
@@ -41,64 +40,71 @@ export function buildCandidateRow(
   now: number,
   settings: RouteSettings,
   penaltyPct: number,
-): UnorderedRow {
+): CandidateRow {
   const tierModel = pool.models[task.tier];
-  const paced = computePace(pool, now);
+  // Plain locals and allocation-free helpers: this runs once per pool per decision.
+  const pacingRaw = findWindow(pool.meter, pool.pacingWindow);
+  const pacing = pacingRaw === null ? null : effectiveWindow(pacingRaw, now);
+  const pacingUsedPct = pacing === null ? null : pacing.usedPct;
+  const pacingElapsedPct = pacing === null ? null : elapsedPctOfEffective(pacing, now);
+  const pace = pacingElapsedPct === null || pacingUsedPct === null ? null : pacingElapsedPct - pacingUsedPct;
   const fiveRaw = findWindow(pool.meter, 'five_hour');
   const five = fiveRaw === null ? null : effectiveWindow(fiveRaw, now);
   const fiveHourUsedPct = five === null ? null : five.usedPct;
-  const estimate = estimateDuration({
-    runs: pool.runs,
-    poolId: pool.id,
-    tier: task.tier,
-    ...(settings.bootstrapMinutes === undefined ? {} : { bootstrapMinutes: settings.bootstrapMinutes }),
-  });
+  // estimateDuration, without its input and result objects.
+  const estimateSamples = fillRecordedMinutes(pool.runs, pool.id, task.tier, estimateScratch);
+  const recordedP50 = medianOfFirst(estimateScratch, estimateSamples);
+  const expectedMinutes = recordedP50 ?? bootstrapMinutesFor(task.tier, settings.bootstrapMinutes);
+
   const rate = pool.spendRates[pool.pacingWindow] ?? null;
-  const charge = inflightCharge({ inflight: pool.inflight, ratePerMinute: rate, penaltyPct, now });
-  const candidateCharge = rate === null ? 0 : rate * estimate.minutes;
-  const effectiveSurplus = (paced.pace ?? 0) - charge.total - candidateCharge;
-  const fiveForecast = forecastWindow({
-    usedPct: fiveHourUsedPct,
-    ratePerMinute: pool.spendRates.five_hour ?? null,
-    inflight: pool.inflight,
-    candidateMinutes: estimate.minutes,
-    now,
-  });
-  const forecastPacingPct =
-    paced.usedPct === null ? null : paced.usedPct + charge.rateBased + candidateCharge;
+  const rateCharge = rate === null ? 0 : timedInflightSpend(pool.inflight, rate, now);
+  const inflightCharge = rateCharge + flatChargedRecords(pool.inflight, rate) * penaltyPct;
+  const candidateCharge = rate === null ? 0 : rate * expectedMinutes;
+  const effectiveSurplus = (pace ?? 0) - inflightCharge - candidateCharge;
+
+  const rate5h = pool.spendRates.five_hour ?? null;
+  const projectedFiveHourPct =
+    fiveHourUsedPct === null || rate5h === null
+      ? fiveHourUsedPct
+      : fiveHourUsedPct + timedInflightSpend(pool.inflight, rate5h, now);
+  const forecastFiveHourPct =
+    projectedFiveHourPct === null || rate5h === null
+      ? projectedFiveHourPct
+      : projectedFiveHourPct + rate5h * expectedMinutes;
+
+  const forecastPacingPct = pacingUsedPct === null ? null : pacingUsedPct + rateCharge + candidateCharge;
   const draining =
     forecastPacingPct !== null &&
-    paced.elapsedPct !== null &&
+    pacingElapsedPct !== null &&
     forecastPacingPct >= DRAINING_FORECAST_PCT &&
-    forecastPacingPct > paced.elapsedPct;
-  const pacingResetsAt = paced.window?.resetsAt ?? null;
+    forecastPacingPct > pacingElapsedPct;
+  const pacingResetsAt = pacing?.resetsAt ?? null;
   const resetsInMinutes = pacingResetsAt === null ? null : (pacingResetsAt - now) / MINUTE_MS;
   const expiringWithin = pool.pacingWindow === 'weekly' ? WEEKLY_EXPIRING_MINUTES : MONTHLY_EXPIRING_MINUTES;
   const expiringSoon =
     resetsInMinutes !== null &&
     resetsInMinutes <= expiringWithin &&
-    paced.usedPct !== null &&
-    paced.usedPct < 100;
+    pacingUsedPct !== null &&
+    pacingUsedPct < 100;
   const urgency =
-    expiringSoon && paced.window !== null
-      ? (paced.pace ?? 0) / (resetsInMinutes! / paced.window.windowMinutes)
-      : null;
+    expiringSoon && pacing !== null ? (pace ?? 0) / (resetsInMinutes! / pacing.windowMinutes) : null;
 
   return {
     poolId: pool.id,
     poolLabel: pool.label ?? pool.id,
-    pace: paced.pace,
+    pace,
     effectiveSurplus,
     inflight: pool.inflight.length,
-    inflightCharge: charge.total,
-    projectedFiveHourPct: fiveForecast.projectedPct,
-    forecastFiveHourPct: fiveForecast.forecastPct,
+    inflightCharge,
+    projectedFiveHourPct,
+    forecastFiveHourPct,
     ratePerMinute: rate,
-    expectedMinutes: estimate.minutes,
-    estimateSource: estimate.source,
-    estimateSamples: estimate.samples,
+    expectedMinutes,
+    estimateSource: recordedP50 === null ? 'bootstrap' : 'recorded',
+    estimateSamples,
     nearFiveHourLimit: fiveHourUsedPct !== null && fiveHourUsedPct >= FIVE_HOUR_NEAR_LIMIT_PCT,
-    forecastOverLimit: fiveForecast.forecastPct !== null && fiveForecast.forecastPct > 100,
+    nearFiveHourPenalty: false,
+    forecastOverLimit: forecastFiveHourPct !== null && forecastFiveHourPct > 100,
     forecastGated: false,
     free: isFreeTierModel(tierModel),
     model: tierModel?.model ?? null,
@@ -106,15 +112,16 @@ export function buildCandidateRow(
     urgency,
     resetsInMinutes,
     forecastPacingPct,
-    pacingElapsedPct: paced.elapsedPct,
+    pacingElapsedPct,
     draining,
     assigned: settings.assignments?.[task.tier] === pool.id,
     urgent: expiringSoon && !draining,
     pacingWindow: pool.pacingWindow,
-    pacingUsedPct: paced.usedPct,
+    pacingUsedPct,
     fiveHourUsedPct,
-    fiveHourElapsedPct: five === null ? null : windowElapsedPct(five, now),
+    fiveHourElapsedPct: five === null ? null : elapsedPctOfEffective(five, now),
     candidateCharge,
     pacingResetsAt,
+    selectable: false,
   };
 }

@@ -8,7 +8,7 @@ import type {
   RouteTask,
   WindowKind,
 } from '../types';
-import { buildCandidateRow, type UnorderedRow } from './candidate-row';
+import { buildCandidateRow } from './candidate-row';
 import { orderCandidates, sameClass } from './order-candidates';
 import { checkCapable, checkRoute, checkSpent } from './pool-eligibility';
 import {
@@ -32,7 +32,7 @@ import {
   formatRouteTrailer,
   formatUrgentClause,
 } from './reason-line';
-import { validateRouteInput } from './validate-route-input';
+import { validatePool, validateRouteInput, validateTaskAndSettings } from './validate-route-input';
 
 /** The input of {@link chooseRoute}. */
 export interface ChooseRouteInput {
@@ -71,26 +71,32 @@ export interface ChooseRouteInput {
  * @throws InvalidInputError for malformed input (see `validateRouteInput`).
  */
 export function chooseRoute(input: ChooseRouteInput): RouteDecision {
-  validateRouteInput(input);
   const { task, now } = input;
+  validateTaskAndSettings(task, now, input.settings);
+  if (!Array.isArray(input.pools)) validateRouteInput(input);
   const settings = input.settings ?? {};
   const penaltyPct = settings.inflightPenaltyPct ?? DEFAULT_INFLIGHT_PENALTY_PCT;
-  const pools = [...input.pools].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const labels = new Map<string, string>();
-  for (const pool of pools) labels.set(pool.id, pool.label ?? pool.id);
-  const labelOf = (poolId: string) => labels.get(poolId) ?? poolId;
 
-  if (task.pin !== undefined) return choosePinned(pools, task, now, settings, penaltyPct, labelOf);
+  if (task.pin !== undefined) {
+    validateRouteInput(input);
+    return choosePinned(input.pools, task, now, settings, penaltyPct);
+  }
 
   const excludedReason = new Map<string, string>();
   for (const entry of task.excludedPools ?? []) {
     if (!excludedReason.has(entry.poolId)) excludedReason.set(entry.poolId, entry.reason);
   }
 
-  const rejected: PoolRejection[] = [];
-  const rows: UnorderedRow[] = [];
-  const removedDraining: UnorderedRow[] = [];
-  for (const pool of pools) {
+  // One pass over the pools, in input order: validate, check, build the row. Nothing depends on
+  // that order: rows are sorted with the pool id as the last key, rejections by pool id.
+  const seen = new Set<string>();
+  const rejected: LabelledRejection[] = [];
+  const rows: CandidateRow[] = [];
+  const removedDraining: CandidateRow[] = [];
+  const pools = input.pools;
+  for (let i = 0; i < pools.length; i++) {
+    const pool = pools[i]!;
+    validatePool(pool, i, seen);
     const excluded = excludedReason.get(pool.id);
     const rejection =
       checkCapable(pool, task) ??
@@ -98,27 +104,33 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
       (excluded === undefined ? null : ({ poolId: pool.id, kind: 'excluded', reason: excluded } as const)) ??
       checkSpent(pool, now);
     if (rejection !== null) {
-      rejected.push(rejection);
+      rejected.push({ rejection, label: pool.label ?? pool.id });
       continue;
     }
     const row = buildCandidateRow(pool, task, now, settings, penaltyPct);
     if (task.kind === 'workflow-step' && row.draining) {
       removedDraining.push(row);
       rejected.push({
-        poolId: pool.id,
-        kind: 'draining',
-        reason: formatNearlySpent(row.forecastPacingPct ?? 0, row.pacingResetsAt),
-        ...(row.pacingResetsAt === null ? {} : { backAt: row.pacingResetsAt }),
-        window: row.pacingWindow,
+        rejection: {
+          poolId: pool.id,
+          kind: 'draining',
+          reason: formatNearlySpent(row.forecastPacingPct ?? 0, row.pacingResetsAt),
+          ...(row.pacingResetsAt === null ? {} : { backAt: row.pacingResetsAt }),
+          window: row.pacingWindow,
+        },
+        label: row.poolLabel,
       });
       continue;
     }
     rows.push(row);
   }
+  rejected.sort((a, b) => compareIds(a.rejection.poolId, b.rejection.poolId));
+  removedDraining.sort((a, b) => compareIds(a.poolId, b.poolId));
+  const rejections = rejected.map((r) => r.rejection);
 
   const candidates = orderCandidates(rows);
   const chosen = candidates[0];
-  if (chosen === undefined) return noPool(pools.length, rejected, labelOf);
+  if (chosen === undefined) return noPool(pools.length, rejected);
 
   const trailers = [
     ...commonTrailers(chosen, candidates, removedDraining),
@@ -126,20 +138,20 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
   ];
   const routeSummary = task.route === undefined ? null : formatRouteSummary(task.route);
   if (routeSummary !== null) trailers.push(formatRouteTrailer(routeSummary));
-  const excluded = rejected.filter((r) => r.kind === 'excluded');
+  const excluded = rejected.filter((r) => r.rejection.kind === 'excluded');
   if (excluded.length > 0) {
     trailers.push(
-      formatExcludedTrailer(excluded.map((r) => ({ label: labelOf(r.poolId), reason: r.reason }))),
+      formatExcludedTrailer(excluded.map((r) => ({ label: r.label, reason: r.rejection.reason }))),
     );
   }
-  const burstGated = rejected.filter((r) => r.kind === 'spent');
+  const burstGated = rejected.filter((r) => r.rejection.kind === 'spent');
   const suffix =
     burstGated.length === 0
       ? ''
       : formatBurstGatedSuffix(
           burstGated.map((r) => ({
-            label: labelOf(r.poolId),
-            window: r.window ?? ('five_hour' as WindowKind),
+            label: r.label,
+            window: r.rejection.window ?? ('five_hour' as WindowKind),
           })),
         );
 
@@ -148,9 +160,20 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
     model: chosen.model,
     reason: [mainClause(chosen, candidates, task), ...trailers].join(' · ') + suffix,
     candidates,
-    rejected,
+    rejected: rejections,
     forecastLine: formatForecastLine(chosen),
   };
+}
+
+/** A rejection with the pool's display label, for reason lines. */
+interface LabelledRejection {
+  readonly rejection: PoolRejection;
+  readonly label: string;
+}
+
+/** Pool ids compare by UTF-16 code unit, never by locale, so every tool orders them alike. */
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The main clause names the rule that decided the pick: free, then urgency, then assignment. */
@@ -170,13 +193,13 @@ function mainClause(chosen: CandidateRow, candidates: readonly CandidateRow[], t
 function commonTrailers(
   chosen: CandidateRow,
   candidates: readonly CandidateRow[],
-  removedDraining: readonly UnorderedRow[],
+  removedDraining: readonly CandidateRow[],
 ): string[] {
   const trailers: string[] = [];
   if (chosen.nearFiveHourLimit) trailers.push(formatLastMileTrailer(chosen));
   const over = candidates.filter((row) => row.forecastOverLimit);
   if (over.length > 0) trailers.push(formatForecastOverTrailer(over));
-  const draining: UnorderedRow[] = [...candidates.filter((row) => row.draining), ...removedDraining];
+  const draining: CandidateRow[] = [...candidates.filter((row) => row.draining), ...removedDraining];
   const expiring = draining.filter((row) => row.expiringSoon);
   const plain = draining.filter((row) => !row.expiringSoon);
   if (expiring.length > 0) trailers.push(formatExpiringDrainingTrailer(expiring));
@@ -211,7 +234,6 @@ function choosePinned(
   now: number,
   settings: RouteSettings,
   penaltyPct: number,
-  labelOf: (poolId: string) => string,
 ): RouteDecision {
   const pin = task.pin!;
   const source = formatPinSource(pin.source);
@@ -227,7 +249,7 @@ function choosePinned(
       model: null,
       reason: `pinned to ${pin.poolId} (${source}): unknown pool`,
       candidates: [],
-      rejected,
+      rejected: sortById(rejected),
       noPoolKind: 'unavailable',
     };
   }
@@ -236,9 +258,9 @@ function choosePinned(
     return {
       poolId: null,
       model: null,
-      reason: `pinned to ${labelOf(pinned.id)} (${source}): ${rejection.reason}`,
+      reason: `pinned to ${pinned.label ?? pinned.id} (${source}): ${rejection.reason}`,
       candidates: [],
-      rejected: insertById(rejected, rejection),
+      rejected: sortById([...rejected, rejection]),
       noPoolKind: rejection.kind === 'spent' ? 'quota' : 'unavailable',
       ...(rejection.backAt === undefined ? {} : { backAt: rejection.backAt }),
     };
@@ -250,30 +272,30 @@ function choosePinned(
     model: chosen.model,
     reason: [formatPinClause(chosen, pin.source), ...commonTrailers(chosen, candidates, [])].join(' · '),
     candidates,
-    rejected,
+    rejected: sortById(rejected),
     forecastLine: formatForecastLine(chosen),
   };
 }
 
-function noPool(
-  poolCount: number,
-  rejected: readonly PoolRejection[],
-  labelOf: (poolId: string) => string,
-): RouteDecision {
-  const quota = rejected.filter((r) => r.kind === 'spent' || r.kind === 'draining');
-  const entries = (list: readonly PoolRejection[]) =>
-    list.map((r) => ({ label: labelOf(r.poolId), reason: r.reason }));
+function noPool(poolCount: number, rejected: readonly LabelledRejection[]): RouteDecision {
+  const rejections = rejected.map((r) => r.rejection);
+  const quota = rejected.filter((r) => r.rejection.kind === 'spent' || r.rejection.kind === 'draining');
+  const entries = (list: readonly LabelledRejection[]) =>
+    list.map((r) => ({ label: r.label, reason: r.rejection.reason }));
   if (poolCount > 0 && quota.length > 0) {
     let backAt: number | undefined;
-    for (const r of quota)
-      if (r.backAt !== undefined && (backAt === undefined || r.backAt < backAt)) backAt = r.backAt;
+    for (const { rejection } of quota) {
+      if (rejection.backAt !== undefined && (backAt === undefined || rejection.backAt < backAt)) {
+        backAt = rejection.backAt;
+      }
+    }
     return {
       poolId: null,
       model: null,
       reason: formatNoPoolWithQuota(entries(quota)),
       candidates: [],
-      rejected,
-      noPoolKind: rejected.some((r) => r.kind === 'excluded') ? 'unavailable' : 'quota',
+      rejected: rejections,
+      noPoolKind: rejections.some((r) => r.kind === 'excluded') ? 'unavailable' : 'quota',
       ...(backAt === undefined ? {} : { backAt }),
     };
   }
@@ -282,13 +304,11 @@ function noPool(
     model: null,
     reason: formatNoEligiblePool(entries(rejected)),
     candidates: [],
-    rejected,
+    rejected: rejections,
     noPoolKind: 'unavailable',
   };
 }
 
-function insertById(list: readonly PoolRejection[], rejection: PoolRejection): PoolRejection[] {
-  const out = [...list, rejection];
-  out.sort((a, b) => (a.poolId < b.poolId ? -1 : a.poolId > b.poolId ? 1 : 0));
-  return out;
+function sortById(list: PoolRejection[]): PoolRejection[] {
+  return list.sort((a, b) => compareIds(a.poolId, b.poolId));
 }

@@ -1,6 +1,6 @@
-export { buildCandidateRow, type UnorderedRow } from './candidate-row';
+export { buildCandidateRow } from './candidate-row';
 export { type ChooseRouteInput, chooseRoute } from './choose-route';
-export { compareCandidates, orderCandidates, rankScore, sameClass } from './order-candidates';
+export { classKey, compareCandidates, rankScore, sameClass } from './order-candidates';
 export { checkCapable, checkRoute, checkSpent } from './pool-eligibility';
 export * from './reason-line';
-export { validateRouteInput } from './validate-route-input';
+export { validatePool, validateRouteInput, validateTaskAndSettings } from './validate-route-input';

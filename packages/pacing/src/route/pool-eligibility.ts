@@ -14,8 +14,11 @@ const KIND_LENGTH_ORDER: Readonly<Record<WindowKind, number>> = { five_hour: 0, 
 export function checkCapable(pool: PoolSnapshot, task: RouteTask): PoolRejection | null {
   if (!pool.enabled) return ineligible(pool, 'disabled');
   if (!pool.lanes.includes(task.lane)) return ineligible(pool, `no lane ${task.lane}`);
-  for (const capability of task.capabilities ?? []) {
-    if (!pool.capabilities.includes(capability)) return ineligible(pool, `lacks capability ${capability}`);
+  const required = task.capabilities;
+  if (required !== undefined) {
+    for (const capability of required) {
+      if (!pool.capabilities.includes(capability)) return ineligible(pool, `lacks capability ${capability}`);
+    }
   }
   if (pool.models[task.tier] == null) return ineligible(pool, `no model for tier ${task.tier}`);
   return null;
@@ -29,8 +32,13 @@ export function checkCapable(pool: PoolSnapshot, task: RouteTask): PoolRejection
  * (the longest such), with no `backAt`: a return time is never claimed earlier than it can be.
  */
 export function checkSpent(pool: PoolSnapshot, now: number): PoolRejection | null {
+  const readings = meterReadings(pool.meter);
+  // The common case allocates nothing: a window can only be spent while its raw reading is >= 100.
+  let anyFull = false;
+  for (let i = 0; i < readings.length; i++) if (readings[i]!.usedPct >= BURST_BLOCK_PCT) anyFull = true;
+  if (!anyFull) return null;
   const spent: { kind: WindowKind; resetsAt: number | undefined }[] = [];
-  for (const raw of meterReadings(pool.meter)) {
+  for (const raw of readings) {
     const w = effectiveWindow(raw, now);
     if (w.usedPct >= BURST_BLOCK_PCT) spent.push({ kind: w.kind, resetsAt: w.resetsAt });
   }

@@ -3,6 +3,7 @@ import { LANES, type PoolSnapshot, type RouteSettings, type RouteTask } from '..
 
 const TASK_KINDS = ['single-run', 'workflow-step'];
 const PIN_SOURCES = ['--worker-pool', 'step restart', 'gate retry'];
+const WINDOW_KINDS = ['five_hour', 'weekly', 'monthly'] as const;
 
 /**
  * Rejects input no decision can be made from, naming the field and what would be valid:
@@ -20,8 +21,23 @@ export function validateRouteInput(input: {
   readonly settings?: RouteSettings;
 }): void {
   const { pools, task, now, settings } = input;
-  if (!Number.isFinite(now)) fail('now', 'a finite epoch-ms number', now);
+  validateTaskAndSettings(task, now, settings);
   if (!Array.isArray(pools)) fail('pools', 'an array of pool snapshots', pools);
+  const seen = new Set<string>();
+  for (let i = 0; i < pools.length; i++) validatePool(pools[i]!, i, seen);
+}
+
+/**
+ * The task and settings part of {@link validateRouteInput}.
+ *
+ * @throws InvalidInputError
+ */
+export function validateTaskAndSettings(
+  task: RouteTask,
+  now: number,
+  settings: RouteSettings | undefined,
+): void {
+  if (!Number.isFinite(now)) fail('now', 'a finite epoch-ms number', now);
   if (!LANES.includes(task.lane)) fail('task.lane', `one of ${LANES.join(', ')}`, task.lane);
   if (typeof task.tier !== 'string' || task.tier === '')
     fail('task.tier', 'a non-empty effort tier', task.tier);
@@ -42,48 +58,51 @@ export function validateRouteInput(input: {
       penalty,
     );
   }
-  const seen = new Set<string>();
-  for (let i = 0; i < pools.length; i++) {
-    const pool = pools[i]!;
-    const at = `pools[${i}]`;
-    if (typeof pool.id !== 'string' || pool.id === '') fail(`${at}.id`, 'a non-empty pool id', pool.id);
-    if (seen.has(pool.id)) fail(`${at}.id`, 'an id no other pool in the list has', pool.id);
-    seen.add(pool.id);
-    if (pool.pacingWindow !== 'weekly' && pool.pacingWindow !== 'monthly') {
-      fail(`${at}.pacingWindow`, 'weekly or monthly', pool.pacingWindow);
+}
+
+/**
+ * The per-pool part of {@link validateRouteInput}; `seen` collects the ids checked so far.
+ *
+ * @throws InvalidInputError
+ */
+export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): void {
+  if (typeof pool.id !== 'string' || pool.id === '') fail(`pools[${i}].id`, 'a non-empty pool id', pool.id);
+  if (seen.has(pool.id)) fail(`pools[${i}].id`, 'an id no other pool in the list has', pool.id);
+  seen.add(pool.id);
+  if (pool.pacingWindow !== 'weekly' && pool.pacingWindow !== 'monthly') {
+    fail(`pools[${i}].pacingWindow`, 'weekly or monthly', pool.pacingWindow);
+  }
+  const windows = pool.meter.windows;
+  for (let j = 0; j < windows.length; j++) {
+    const w = windows[j]!;
+    if (!Number.isFinite(w.usedPct))
+      fail(`pools[${i}].meter.windows[${j}].usedPct`, 'a finite percentage', w.usedPct);
+    if (!(Number.isFinite(w.windowMinutes) && w.windowMinutes > 0)) {
+      fail(
+        `pools[${i}].meter.windows[${j}].windowMinutes`,
+        'a positive number of minutes (300, 10080, or the month length)',
+        w.windowMinutes,
+      );
     }
-    const windows = pool.meter.windows;
-    for (let j = 0; j < windows.length; j++) {
-      const w = windows[j]!;
-      const wat = `${at}.meter.windows[${j}]`;
-      if (!Number.isFinite(w.usedPct)) fail(`${wat}.usedPct`, 'a finite percentage', w.usedPct);
-      if (!(Number.isFinite(w.windowMinutes) && w.windowMinutes > 0)) {
-        fail(
-          `${wat}.windowMinutes`,
-          'a positive number of minutes (300, 10080, or the month length)',
-          w.windowMinutes,
-        );
-      }
-      if (w.resetsAt !== undefined && !Number.isFinite(w.resetsAt)) {
-        fail(`${wat}.resetsAt`, 'a finite epoch-ms number or undefined', w.resetsAt);
-      }
+    if (w.resetsAt !== undefined && !Number.isFinite(w.resetsAt)) {
+      fail(`pools[${i}].meter.windows[${j}].resetsAt`, 'a finite epoch-ms number or undefined', w.resetsAt);
     }
-    for (const kind in pool.spendRates) {
-      const rate = pool.spendRates[kind as keyof typeof pool.spendRates];
-      if (rate !== undefined && !(Number.isFinite(rate) && rate >= 0)) {
-        fail(`${at}.spendRates.${kind}`, 'points per worker-minute at or above 0, or absent', rate);
-      }
+  }
+  for (const kind of WINDOW_KINDS) {
+    const rate = pool.spendRates[kind];
+    if (rate !== undefined && !(Number.isFinite(rate) && rate >= 0)) {
+      fail(`pools[${i}].spendRates.${kind}`, 'points per worker-minute at or above 0, or absent', rate);
     }
-    const inflight = pool.inflight;
-    for (let j = 0; j < inflight.length; j++) {
-      const record = inflight[j]!;
-      if (!Number.isFinite(record.startedAt)) {
-        fail(`${at}.inflight[${j}].startedAt`, 'a finite epoch-ms number', record.startedAt);
-      }
-      const expected = record.expectedMinutes;
-      if (expected !== undefined && !(Number.isFinite(expected) && expected >= 0)) {
-        fail(`${at}.inflight[${j}].expectedMinutes`, 'minutes at or above 0, or undefined', expected);
-      }
+  }
+  const inflight = pool.inflight;
+  for (let j = 0; j < inflight.length; j++) {
+    const record = inflight[j]!;
+    if (!Number.isFinite(record.startedAt)) {
+      fail(`pools[${i}].inflight[${j}].startedAt`, 'a finite epoch-ms number', record.startedAt);
+    }
+    const expected = record.expectedMinutes;
+    if (expected !== undefined && !(Number.isFinite(expected) && expected >= 0)) {
+      fail(`pools[${i}].inflight[${j}].expectedMinutes`, 'minutes at or above 0, or undefined', expected);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { FREE_STALL_FLOOR_MINUTES, FREE_STALL_MIN_RUNS, METERED_STALL_MINUTES } from '../constants';
-import { median, recordedMinutes } from '../estimate/recorded-minutes';
+import { medianOfFirst, recordedMinutes } from '../estimate/recorded-minutes';
 import type { EffortTier, RunSample } from '../types';
 
 /** How long a worker may stay silent before the stall watchdog stops it. */
@@ -29,7 +29,7 @@ export function stallThresholdMinutes(input: {
     return { minutes: METERED_STALL_MINUTES, basis: 'free-default', samples: minutes.length };
   }
   return {
-    minutes: Math.max(FREE_STALL_FLOOR_MINUTES, median(minutes)!),
+    minutes: Math.max(FREE_STALL_FLOOR_MINUTES, medianOfFirst(minutes, minutes.length)!),
     basis: 'p50',
     samples: minutes.length,
   };
