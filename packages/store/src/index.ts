@@ -21,6 +21,7 @@ export {
   validateLabel,
 } from './config/pool-labels';
 export { emptyLabels, type PoolLabelsFile, poolLabelsFileSchema } from './config/pool-labels-schema';
+export { poolLabelsJsonSchema, stateJsonSchema } from './config/schema-files';
 export { readState, updateState } from './config/state-file';
 export {
   DEFAULT_INFLIGHT_PENALTY_PCT,

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigFileError } from '../errors/config-file-error';
@@ -165,6 +165,22 @@ describe('readState', () => {
     expect(error.kind).toBe('invalid-json');
     expect(error.fieldPath).toBeUndefined();
     expect(error.problem).toMatch(/line 3 column 13/);
+  });
+
+  it('reports a state.json that cannot be read as a file', () => {
+    const home = tempDir();
+    mkdirSync(homePaths(home).statePath);
+    const error = catchError(() => readState(home)) as ConfigFileError;
+    expect(ConfigFileError.isInstance(error)).toBe(true);
+    expect(error.kind).toBe('unreadable');
+    expect(error.message).toMatch(/state\.json: cannot be read \(EISDIR\)/);
+    expect(ConfigFileError.isInstance(catchError(() => updateState(home, () => emptyState())))).toBe(true);
+  });
+
+  it('ignores a leading byte-order mark', () => {
+    const home = tempDir();
+    writeFileSync(homePaths(home).statePath, `\ufeff${JSON.stringify({ version: 1 })}`);
+    expect(readState(home)).toEqual(emptyState());
   });
 
   it('lists every problem, not just the first', () => {
