@@ -14,5 +14,4 @@ export { createOutputParser, OUTPUT_FORMATS, type OutputFormat } from './parsers
 export { resolveConnector, SUPPORTED_SPECIFICATION_VERSIONS } from './resolve-connector';
 export type * from './spec/v1';
 
-/** The version of this package (set at build time). */
-export const VERSION: string = __BULLSWARM_VERSION__;
+export { VERSION } from './version';
