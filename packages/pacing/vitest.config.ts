@@ -10,6 +10,8 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: ['node', 'import', 'default'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Builds dist (tsup) when it is missing or stale, for the tests that import the built package.
+    globalSetup: ['test/global-setup.ts'],
     restoreMocks: true,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },

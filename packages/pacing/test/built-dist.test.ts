@@ -1,36 +1,11 @@
 /**
  * Proves the package works from its built dist in a plain Node process (no vitest, no TS sources,
  * no `@bullswarm/source` condition). Builds with tsup first when dist is missing or older than a
- * source file.
+ * source file (see test/global-setup.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const distEntry = join(packageDir, 'dist', 'index.js');
-
-function newestSourceMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
-      newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  }
-  return newest;
-}
-
-beforeAll(() => {
-  const stale =
-    !existsSync(distEntry) || statSync(distEntry).mtimeMs < newestSourceMtime(join(packageDir, 'src'));
-  if (stale) {
-    execFileSync(join(packageDir, 'node_modules', '.bin', 'tsup'), [], { cwd: packageDir, stdio: 'pipe' });
-  }
-}, 120_000);
+import { describe, expect, it } from 'vitest';
+import { distEntry, packageDir } from './ensure-built';
 
 describe('built dist', () => {
   it('is importable by a plain Node script that calls chooseRoute', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inflightRecord, NOW } from '../test-support/make-pool';
 import { forecastWindow } from './forecast-window';
 import { inflightCharge } from './inflight-charge';
+import { flatChargedRecords, remainingMinutes, timedInflightSpend } from './remaining-minutes';
 
 describe('forecastWindow', () => {
   const inflight = [
@@ -49,5 +50,23 @@ describe('inflightCharge', () => {
     expect(result.total).toBeCloseTo(expected.total, 9);
     expect(result.rateBased).toBeCloseTo(expected.rateBased, 9);
     expect(result.flat).toBeCloseTo(expected.flat, 9);
+  });
+});
+
+describe('in-flight primitives', () => {
+  const inflight = [
+    inflightRecord('timed', 4, 10),
+    inflightRecord('overdue', 30, 10),
+    inflightRecord('untimed', 1),
+  ];
+
+  it('remainingMinutes has no floor below 0 and is null when unknown', () => {
+    expect(inflight.map((r) => remainingMinutes(r, NOW))).toEqual([6, 0, null]);
+  });
+
+  it('timedInflightSpend charges only timed records; flatChargedRecords counts the rest', () => {
+    expect(timedInflightSpend(inflight, 0.5, NOW)).toBeCloseTo(3, 9);
+    expect(flatChargedRecords(inflight, 0.5)).toBe(1);
+    expect(flatChargedRecords(inflight, null)).toBe(3);
   });
 });

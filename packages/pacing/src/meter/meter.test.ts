@@ -4,7 +4,7 @@ import { MINUTE, makePool, meterWindow, NOW, WEEK_MINUTES } from '../test-suppor
 import type { MeterWindow } from '../types';
 import { computePace } from './compute-pace';
 import { effectiveWindow, minutesUntilReset } from './effective-window';
-import { windowElapsedPct } from './window-elapsed-pct';
+import { elapsedPctOfEffective, windowElapsedPct } from './window-elapsed-pct';
 
 const week = WEEK_MINUTES * MINUTE;
 
@@ -64,6 +64,16 @@ describe('windowElapsedPct', () => {
       resetsAt: NOW + left * MINUTE,
     };
     expect(windowElapsedPct(w, NOW)).toBeCloseTo(expected, 9);
+  });
+
+  it('elapsedPctOfEffective agrees with windowElapsedPct on an effective window', () => {
+    const w: MeterWindow = {
+      kind: 'weekly',
+      usedPct: 10,
+      windowMinutes: WEEK_MINUTES,
+      resetsAt: NOW + 2772 * MINUTE,
+    };
+    expect(elapsedPctOfEffective(w, NOW)).toBe(windowElapsedPct(w, NOW));
   });
 
   it('is null without a reset and reads a passed reset as a fresh window', () => {

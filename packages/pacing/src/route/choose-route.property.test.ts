@@ -15,6 +15,7 @@ import type {
   WindowKind,
 } from '../types';
 import { chooseRoute } from './choose-route';
+import { compareCandidates } from './order-candidates';
 
 const IDS = ['answerer', 'claude-code', 'claude-code:acme', 'codex', 'gemini', 'grok', 'opencode', 'zen'];
 const TIERS = ['low', 'medium', 'high'];
@@ -208,6 +209,29 @@ describe('chooseRoute properties', () => {
           ...decide(pools, { ...task, pin: undefined }, settings).rejected.map((r) => r.poolId),
         ];
         expect(seen.sort()).toEqual(pools.map((p) => p.id).sort());
+      }),
+      params,
+    );
+  });
+
+  it('returns candidates in compareCandidates order, selectable exactly in the top class', () => {
+    fc.assert(
+      fc.property(poolsArb, taskArb, settingsArb, (pools, task, settings) => {
+        const { candidates } = decide(pools, task, settings);
+        for (let i = 1; i < candidates.length; i++) {
+          expect(compareCandidates(candidates[i - 1]!, candidates[i]!)).toBeLessThan(0);
+        }
+        const first = candidates[0];
+        for (const row of candidates) {
+          const sameTop =
+            first !== undefined &&
+            row.draining === first.draining &&
+            row.forecastOverLimit === first.forecastOverLimit &&
+            row.nearFiveHourPenalty === first.nearFiveHourPenalty &&
+            row.free === first.free &&
+            row.urgent === first.urgent;
+          expect(row.selectable).toBe(sameTop);
+        }
       }),
       params,
     );
