@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const connectors = join(root, '..', '..', 'packages', 'connectors');
 
 function newest(directory: string): number {
   let latest = 0;
@@ -15,20 +14,31 @@ function newest(directory: string): number {
   return latest;
 }
 
-function build(cwd: string, what: string): void {
-  const result = spawnSync('npx', ['tsup'], { cwd, stdio: 'inherit', env: process.env });
-  if (result.status !== 0)
-    throw new Error(`building ${what} for the discovery test failed (tsup exit ${result.status})`);
-}
-
 /**
  * The discovery test loads this package the way bullswarm does: resolved by name from a project
- * and `import()`ed from its BUILT dist. Build it (and, when its types are missing, the connectors
- * package it is typed against) when dist is missing or stale. Under turbo both are built already.
+ * and `import()`ed from its BUILT `dist/index.js`. When that is missing or stale, build the
+ * JavaScript only (type declarations would need the workspace packages built first), so the test
+ * runs from a clean clone. Under turbo the package build has already run and nothing is rebuilt.
  */
 export default function setup(): void {
-  if (!existsSync(join(connectors, 'dist', 'index.d.ts'))) build(connectors, '@bullswarm/connectors');
   const built = join(root, 'dist', 'index.js');
-  if (!existsSync(built) || statSync(built).mtimeMs < newest(join(root, 'src')))
-    build(root, 'bullswarm-connector-template');
+  if (existsSync(built) && statSync(built).mtimeMs >= newest(join(root, 'src'))) return;
+  const args = [
+    'tsup',
+    '--no-config',
+    'src/index.ts',
+    '--format',
+    'esm',
+    '--platform',
+    'node',
+    '--target',
+    'node20',
+  ];
+  const result = spawnSync('npx', [...args, '--external', '@bullswarm/connectors', '--out-dir', 'dist'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  if (result.status !== 0)
+    throw new Error(`building dist/index.js for the discovery test failed (tsup exit ${result.status})`);
 }

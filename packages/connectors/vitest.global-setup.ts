@@ -16,9 +16,10 @@ function newestSource(directory: string): number {
 }
 
 /**
- * The sim tests spawn the BUILT `dist/sim-cli.js`. Build it (the package's normal tsup build)
- * when it is missing or older than a source file, so `pnpm --filter @bullswarm/connectors test`
- * works from a clean clone; under turbo the build has already run and nothing is rebuilt.
+ * The sim tests spawn the BUILT `dist/sim-cli.js`. When it is missing or older than a source file,
+ * build just that entry (JavaScript only, no clean, no type declarations — which would need the
+ * other workspace packages built first), so `pnpm --filter @bullswarm/connectors test` works from
+ * a clean clone. Under turbo the package build has already run and nothing is rebuilt.
  */
 export default function setup(): void {
   const built = join(root, 'dist', 'sim-cli.js');
@@ -27,7 +28,12 @@ export default function setup(): void {
     statSync(built).mtimeMs <
       Math.max(newestSource(join(root, 'src')), newestSource(join(root, '..', '..', 'providers')));
   if (!stale) return;
-  const result = spawnSync('npx', ['tsup'], { cwd: root, stdio: 'inherit', env: process.env });
+  const args = ['tsup', '--no-config', 'src/sim/sim-cli.ts', '--format', 'esm', '--platform', 'node'];
+  const result = spawnSync('npx', [...args, '--target', 'node20', '--out-dir', 'dist'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (result.status !== 0)
-    throw new Error(`building @bullswarm/connectors for the sim tests failed (tsup exit ${result.status})`);
+    throw new Error(`building dist/sim-cli.js for the sim tests failed (tsup exit ${result.status})`);
 }
