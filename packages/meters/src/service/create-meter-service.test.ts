@@ -82,6 +82,24 @@ describe('meter service: cache', () => {
     expect(forced.status).toBe('live');
     expect(usedOf(forced).weekly).toBe(3);
   });
+  it('reads a changed meter source at once instead of serving the old source from the cache or its hold', async () => {
+    const { meterFile, read, dir } = await setup();
+    await writeFile(meterFile, reading(20, 40));
+    await read();
+    const fakeMeter = fileURLToPath(new URL('../__fixtures__/fake-meter.mjs', import.meta.url));
+    const command: ConnectorV1MeterSource = {
+      type: 'command',
+      command: process.execPath,
+      args: [fakeMeter, 'ok', reading(70, 80)],
+    };
+    const switched = await read({ source: command });
+    expect(switched.status).toBe('live');
+    expect(usedOf(switched)).toEqual({ five_hour: 70, weekly: 80 });
+    // A failing new source holds the previous good reading; switching again is not held back.
+    const broken: ConnectorV1MeterSource = { type: 'file', path: join(dir, 'absent.json') };
+    expect(await read({ source: broken })).toMatchObject({ status: 'stale', meterError: 'no meter file' });
+    expect((await read({ source: command })).status).toBe('live');
+  });
 });
 
 describe('meter service: stale hold', () => {

@@ -123,6 +123,9 @@ const RESET_MATCH_MS = 10 * 60_000;
  * Windows are returned as read; a window whose reset has passed is rolled over by pacing
  * (`effectiveWindow`), not here.
  *
+ * A cache entry written by a different source type (the pool's meter source was changed) is
+ * neither served as `cache` nor holds the new source back: the new source is read at once.
+ *
  * Two processes may poll the same pool at the same moment; the later write wins. Nothing else
  * depends on their order.
  */
@@ -188,7 +191,11 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
 
     const cache = meters.getCache(poolId);
     const now = clock();
-    const forced = request.force === true || cache?.forceReread === true;
+    // A cache written by another source type (the pool's meter override changed) is not served
+    // fresh and does not hold the new source back; it still serves as the previous good reading.
+    const sourceChanged =
+      cache !== undefined && cache.source !== source.type && cache.source !== USAGE_LIMIT_SOURCE;
+    const forced = request.force === true || cache?.forceReread === true || sourceChanged;
     if (cache && !forced) {
       if (cache.meterHoldUntil !== undefined && cache.meterError !== undefined) {
         if (now < cache.meterHoldUntil) return held(cache);
@@ -253,7 +260,9 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     };
     const entry: MeterCacheEntry =
       cache && cache.readAt !== NEVER_READ_AT
-        ? { ...cache, ...failure, failures, forceReread: false }
+        ? // `source` names the source the hold belongs to (it differs from the windows' origin only
+          // right after the pool's meter source was changed).
+          { ...cache, source: sourceType, ...failure, failures, forceReread: false }
         : { poolId, windows: [], readAt: NEVER_READ_AT, source: sourceType, ...failure, failures };
     meters.setCache(entry);
     return held(entry);
