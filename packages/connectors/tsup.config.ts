@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
@@ -23,7 +23,22 @@ export default defineConfig({
   // them from dist/providers/ (see src/package-paths.ts).
   async onSuccess() {
     rmSync(providersTarget, { recursive: true, force: true });
-    if (existsSync(providersSource)) cpSync(providersSource, providersTarget, { recursive: true });
+    if (existsSync(providersSource)) {
+      cpSync(providersSource, providersTarget, { recursive: true });
+      // In the package, the schema sits two levels above dist/providers/<id>/connector.json.
+      for (const id of readdirSync(providersTarget)) {
+        const file = new URL(`${id}/connector.json`, providersTarget);
+        if (!existsSync(file)) continue;
+        const text = readFileSync(file, 'utf8');
+        writeFileSync(
+          file,
+          text.replace(
+            '"../../packages/connectors/connector.schema.json"',
+            '"../../../connector.schema.json"',
+          ),
+        );
+      }
+    }
     if (existsSync(simCli)) chmodSync(simCli, 0o755);
   },
 });

@@ -193,6 +193,11 @@ describe('manifest connector fields', () => {
 
   it('picks the meter per account and renders its templates', () => {
     const claude = get('claude-code');
+    expect(claude.experimental_meterForAccount?.('acme')).toEqual({
+      type: 'claude-code',
+      configDir: '{{env.CLAUDE_CONFIG_DIR}}',
+    });
+    expect(get('sim').experimental_meterForAccount?.('default')).toEqual(get('sim').meter);
     expect(claude.meterForAccount('default')).toEqual({
       type: 'claude-code',
       configDir: '{{userHome}}/.claude',

@@ -203,6 +203,11 @@ export function createManifestConnector(
     ]),
   );
 
+  const meterForAccount = (account: string): ConnectorV1MeterSource =>
+    account === DEFAULT_ACCOUNT && manifest.account.defaultMeter
+      ? manifest.account.defaultMeter
+      : manifest.meter;
+
   const connector: ManifestConnector = {
     specificationVersion: 'connector-v1',
     connectorId: id,
@@ -221,10 +226,8 @@ export function createManifestConnector(
     probe: manifest.probe,
     manifest,
     sourcePath: options.sourcePath,
-    meterForAccount: (account) =>
-      account === DEFAULT_ACCOUNT && manifest.account.defaultMeter
-        ? manifest.account.defaultMeter
-        : manifest.meter,
+    meterForAccount,
+    experimental_meterForAccount: meterForAccount,
     accountEnv,
     buildInvocation,
     createOutputParser: () => createOutputParser(manifest.outputFormat),

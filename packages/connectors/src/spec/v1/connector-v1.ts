@@ -66,6 +66,12 @@ export type ConnectorV1 = {
   readonly callerEnv: readonly string[];
   /** Where the pool's meter is read from (templates resolved per account by `@bullswarm/meters`). */
   readonly meter: ConnectorV1MeterSource;
+  /**
+   * The meter source of one account, when it differs by account (e.g. the default Claude account
+   * reads `~/.claude`, named ones `{{env.CLAUDE_CONFIG_DIR}}`). Absent: every account uses `meter`.
+   * Unsettled, hence `experimental_`.
+   */
+  experimental_meterForAccount?(account: string): ConnectorV1MeterSource;
   /** Explicitly named free models are liveness-probed (PONG) before dispatch. */
   readonly probe: boolean;
 
