@@ -181,6 +181,28 @@ describe('outcome rules', () => {
     expect(run(['Not logged in', 'Quota exceeded. Check your plan and billing details.']).kind).toBe('quota');
   });
 
+  it('retries before an unrelated terminal error do not decide the verdict', () => {
+    const retries = readFixture('claude/overloaded-529.jsonl').split('\n').slice(0, 3).join('\n');
+    const maxTurns = readFixture('claude/error-max-turns.jsonl').split('\n')[1];
+    expect(classify('claude-stream-json', `${retries}\n${maxTurns}`).kind).toBe('process');
+    const reconnects = JSON.stringify({
+      type: 'error',
+      message: 'Reconnecting... 1/5 (429 Too Many Requests)',
+    });
+    const failed = JSON.stringify({
+      type: 'turn.failed',
+      error: { message: 'sandbox denied: cannot write /etc/hosts' },
+    });
+    expect(classify('codex-jsonl', `${reconnects}\n${failed}`)).toMatchObject({
+      kind: 'process',
+      message: 'exited with code 1: sandbox denied: cannot write /etc/hosts',
+    });
+    // Without a terminal error (killed mid-retry), the retries are all there is.
+    expect(classify('claude-stream-json', retries, { exitCode: null, signal: 'SIGTERM' }).kind).toBe(
+      'throttle',
+    );
+  });
+
   it('a window phrase with no reset is still quota, with no resetsAt', () => {
     const outcome = classify(
       'codex-jsonl',

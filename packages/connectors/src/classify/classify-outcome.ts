@@ -84,6 +84,8 @@ const PRECEDENCE: Record<FailureKind, number> = { quota: 3, auth: 2, throttle: 1
  *    `… (not your usage limit)` is always a throttle. An opencode `provider.rate-limit` that
  *    names a window (`weekly … limit`) is a quota.
  * 3. Per routing.md, a window phrase with no named reset is still `quota` (`resetsAt` absent).
+ *    When the provider's terminal error (`result-error`) names no limit, earlier retry and
+ *    reconnect notices are not matched: they did not end the run.
  * 4. Nothing matched: an exit code the connector maps (`exitCodes`, e.g. Gemini 41 → auth); else
  *    exit 0 without an answer → `empty`; else `process` (non-zero exit, signal, provider error).
  *
@@ -108,11 +110,17 @@ export function classifyOutcome(
 
   const authSignatures = options.authSignatures ?? [];
   const matches: Match[] = [];
+  const kindOfNotice = (notice: ConnectorV1Notice): FailureKind | undefined =>
+    notice.source === 'rate-limit-event'
+      ? 'quota'
+      : kindOf(notice.text, notice.code, notice.status, authSignatures);
+  // When the provider's terminal error names no limit (e.g. Claude `error_max_turns`), earlier
+  // transient notices (retries, reconnects) did not end the run and are not its verdict.
+  const terminal = parsed.notices.filter((notice) => notice.source === 'result-error').at(-1);
+  const transientOnly = terminal !== undefined && kindOfNotice(terminal) === undefined;
   for (const notice of parsed.notices) {
-    const kind =
-      notice.source === 'rate-limit-event'
-        ? 'quota'
-        : kindOf(notice.text, notice.code, notice.status, authSignatures);
+    if (transientOnly && (notice.source === 'retry-event' || notice.source === 'error-event')) continue;
+    const kind = kindOfNotice(notice);
     if (kind)
       matches.push({
         kind,
