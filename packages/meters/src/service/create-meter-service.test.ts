@@ -453,4 +453,19 @@ describe('meter service: manual, none and readAll', () => {
     const again = await service.readAll(requests);
     expect([...again.values()].filter((m) => m.status === 'cache')).toHaveLength(9);
   });
+
+  it('never runs more than `concurrency` sources at once', async () => {
+    const fakeMeter = fileURLToPath(new URL('../__fixtures__/fake-meter.mjs', import.meta.url));
+    const { service, dir } = await setup({ concurrency: 3 });
+    const rendezvous = join(dir, 'present');
+    const requests = Array.from({ length: 6 }, (_, index) => ({
+      poolId: `sim:p${index}`,
+      source: { type: 'command' as const, command: process.execPath, args: [fakeMeter, 'slot', rendezvous] },
+      home: dir,
+    }));
+    const meters = await service.readAll(requests);
+    const present = [...meters.values()].map((m) => m.windows[0]?.usedPct ?? -1);
+    expect(Math.max(...present)).toBe(3); // three at once, never more
+    expect(present.every((n) => n >= 1 && n <= 3)).toBe(true);
+  }, 30_000);
 });
