@@ -10,7 +10,9 @@ const FREE_SEGMENT = /(?:^|[/:\-_.])free(?:$|[/:\-_.])/;
  * treating a paid model as free would route metered work as if it cost nothing.
  */
 export function isFreeModelName(model: string | undefined): boolean {
-  return model != null && FREE_SEGMENT.test(model);
+  // The substring check first: most names have no `free` at all, and it is cheaper than the regex.
+  if (model === undefined || !model.includes('free')) return false;
+  return FREE_SEGMENT.test(model);
 }
 
 /**

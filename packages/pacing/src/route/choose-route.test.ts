@@ -338,6 +338,30 @@ describe('free models first', () => {
   });
 });
 
+describe('long lists in the reason line', () => {
+  it('names at most 10 pools per list, then `+<n> more`; candidates and rejections keep every pool', () => {
+    const metered = Array.from({ length: 13 }, (_, i) =>
+      makePool(`m${String(i).padStart(2, '0')}`, { windows: [meterWindow('weekly', 50 - i, 50)] }),
+    );
+    const spent = Array.from({ length: 12 }, (_, i) =>
+      makePool(`s${String(i).padStart(2, '0')}`, { windows: [windowResetting('five_hour', 100, 30)] }),
+    );
+    const free = makePool('opencode', { models: { medium: freeModel('opencode/union-alpha') } });
+    const decision = pick([...spent, ...metered, free]);
+    const shown = Array.from(
+      { length: 10 },
+      (_, i) => `m${String(12 - i).padStart(2, '0')} ${(12 - i).toFixed(1)}`,
+    );
+    const gated = Array.from({ length: 10 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+    expect(decision.reason).toBe(
+      `free pool first: opencode (free model opencode/union-alpha, 0 in flight) · metered pools ranked below free: ${shown.join(', ')}, +3 more` +
+        ` (burst-gated: ${gated.join(', ')}, +2 more)`,
+    );
+    expect(decision.candidates).toHaveLength(14);
+    expect(decision.rejected).toHaveLength(12);
+  });
+});
+
 describe('no pool', () => {
   const fiveHourReset = NOW + 30 * MINUTE;
   const weeklyReset = NOW + 2 * 24 * 60 * MINUTE;

@@ -9,7 +9,7 @@ import type {
   WindowKind,
 } from '../types';
 import { buildCandidateRow } from './candidate-row';
-import { orderCandidates, sameClass } from './order-candidates';
+import { CandidateOrder } from './order-candidates';
 import { checkCapable, checkRoute, checkSpent } from './pool-eligibility';
 import {
   formatAssignmentClause,
@@ -62,7 +62,7 @@ export interface ChooseRouteInput {
  *
  * For a workflow step a draining pool (forecast >= 95% of its pacing window and ahead of its clock)
  * is removed (`draining`, `nearly spent (forecast <n>%) until <reset>`); for a single run it is
- * ordered last. The survivors are ordered by {@link orderCandidates}; the first row is the pick.
+ * ordered last. The survivors are ordered by `orderCandidates`; the first row is the pick.
  *
  * With no pick, `poolId` is null and `noPoolKind` says why: `quota` when every pool that could
  * otherwise run the task is spent or draining (a pool excluded by the caller counts against that),
@@ -91,7 +91,7 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
   // that order: rows are sorted with the pool id as the last key, rejections by pool id.
   const seen = new Set<string>();
   const rejected: LabelledRejection[] = [];
-  const rows: CandidateRow[] = [];
+  const order = new CandidateOrder();
   const removedDraining: CandidateRow[] = [];
   const pools = input.pools;
   for (let i = 0; i < pools.length; i++) {
@@ -122,19 +122,19 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
       });
       continue;
     }
-    rows.push(row);
+    order.add(row);
   }
   rejected.sort((a, b) => compareIds(a.rejection.poolId, b.rejection.poolId));
   removedDraining.sort((a, b) => compareIds(a.poolId, b.poolId));
   const rejections = rejected.map((r) => r.rejection);
 
-  const candidates = orderCandidates(rows);
+  const candidates = order.finish();
   const chosen = candidates[0];
   if (chosen === undefined) return noPool(pools.length, rejected);
 
   const trailers = [
-    ...commonTrailers(chosen, candidates, removedDraining),
-    ...preferredOverBusier(chosen, candidates),
+    ...commonTrailers(chosen, order.forecastOver, [...order.draining, ...removedDraining]),
+    ...preferredOverBusier(chosen, candidates, order.firstClassCount),
   ];
   const routeSummary = task.route === undefined ? null : formatRouteSummary(task.route);
   if (routeSummary !== null) trailers.push(formatRouteTrailer(routeSummary));
@@ -158,7 +158,7 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
   return {
     poolId: chosen.poolId,
     model: chosen.model,
-    reason: [mainClause(chosen, candidates, task), ...trailers].join(' · ') + suffix,
+    reason: [mainClause(chosen, order.metered, task), ...trailers].join(' · ') + suffix,
     candidates,
     rejected: rejections,
     forecastLine: formatForecastLine(chosen),
@@ -177,29 +177,26 @@ function compareIds(a: string, b: string): number {
 }
 
 /** The main clause names the rule that decided the pick: free, then urgency, then assignment. */
-function mainClause(chosen: CandidateRow, candidates: readonly CandidateRow[], task: RouteTask): string {
-  if (chosen.free) {
-    return formatFreeClause(
-      chosen,
-      candidates.filter((row) => !row.free),
-    );
-  }
+function mainClause(chosen: CandidateRow, metered: readonly CandidateRow[], task: RouteTask): string {
+  if (chosen.free) return formatFreeClause(chosen, metered);
   if (chosen.urgent) return formatUrgentClause(chosen);
   if (chosen.assigned) return formatAssignmentClause(chosen, task.tier);
   return formatMostBehindClause(chosen);
 }
 
-/** Trailers that apply with or without a pin: last mile, forecast over 100%, draining. */
+/**
+ * Trailers that apply with or without a pin: last mile, forecast over 100%, draining (expiring
+ * ones first). `draining` lists the draining candidates in preference order, then the draining
+ * pools a workflow step removed, by id.
+ */
 function commonTrailers(
   chosen: CandidateRow,
-  candidates: readonly CandidateRow[],
-  removedDraining: readonly CandidateRow[],
+  forecastOver: readonly CandidateRow[],
+  draining: readonly CandidateRow[],
 ): string[] {
   const trailers: string[] = [];
   if (chosen.nearFiveHourLimit) trailers.push(formatLastMileTrailer(chosen));
-  const over = candidates.filter((row) => row.forecastOverLimit);
-  if (over.length > 0) trailers.push(formatForecastOverTrailer(over));
-  const draining: CandidateRow[] = [...candidates.filter((row) => row.draining), ...removedDraining];
+  if (forecastOver.length > 0) trailers.push(formatForecastOverTrailer(forecastOver));
   const expiring = draining.filter((row) => row.expiringSoon);
   const plain = draining.filter((row) => !row.expiringSoon);
   if (expiring.length > 0) trailers.push(formatExpiringDrainingTrailer(expiring));
@@ -213,18 +210,24 @@ function commonTrailers(
  * winner's, and whose in-flight charge is what dropped them (without it they would have scored
  * above the winner).
  */
-function preferredOverBusier(chosen: CandidateRow, candidates: readonly CandidateRow[]): string[] {
+function preferredOverBusier(
+  chosen: CandidateRow,
+  candidates: readonly CandidateRow[],
+  firstClassCount: number,
+): string[] {
   if (chosen.urgent) return [];
-  const busier = candidates
-    .slice(1)
-    .filter(
-      (row) =>
-        sameClass(row, chosen) &&
-        row.assigned === chosen.assigned &&
-        row.inflightCharge > 0 &&
-        (row.pace ?? 0) > (chosen.pace ?? 0) &&
-        row.effectiveSurplus + row.inflightCharge > chosen.effectiveSurplus,
-    );
+  const busier: CandidateRow[] = [];
+  // Rows sharing keys 1–6 with the winner are the leading `firstClassCount` rows.
+  for (let i = 1; i < firstClassCount; i++) {
+    const row = candidates[i]!;
+    if (
+      row.inflightCharge > 0 &&
+      (row.pace ?? 0) > (chosen.pace ?? 0) &&
+      row.effectiveSurplus + row.inflightCharge > chosen.effectiveSurplus
+    ) {
+      busier.push(row);
+    }
+  }
   return busier.length === 0 ? [] : [formatPreferredOverBusierTrailer(busier)];
 }
 
@@ -265,12 +268,17 @@ function choosePinned(
       ...(rejection.backAt === undefined ? {} : { backAt: rejection.backAt }),
     };
   }
-  const candidates = orderCandidates([buildCandidateRow(pinned, task, now, settings, penaltyPct)]);
+  const order = new CandidateOrder();
+  order.add(buildCandidateRow(pinned, task, now, settings, penaltyPct));
+  const candidates = order.finish();
   const chosen = candidates[0]!;
   return {
     poolId: chosen.poolId,
     model: chosen.model,
-    reason: [formatPinClause(chosen, pin.source), ...commonTrailers(chosen, candidates, [])].join(' · '),
+    reason: [
+      formatPinClause(chosen, pin.source),
+      ...commonTrailers(chosen, order.forecastOver, order.draining),
+    ].join(' · '),
     candidates,
     rejected: sortById(rejected),
     forecastLine: formatForecastLine(chosen),

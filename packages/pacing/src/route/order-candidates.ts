@@ -30,40 +30,85 @@ import type { CandidateRow } from '../types';
  * candidate is below the line and behind pace (`pace > 0`; an unknown pace counts as 0).
  */
 export function orderCandidates(rows: readonly CandidateRow[]): CandidateRow[] {
-  let healthyBehindPace = 0;
-  for (const row of rows) if (!row.nearFiveHourLimit && (row.pace ?? 0) > 0) healthyBehindPace++;
-  // A near-limit row never counts itself (it is not "healthy"), so any count > 0 is another pool.
-  // Keys 1–6 are packed into one integer and the score computed once per row, so the sort compares
-  // three small fields instead of re-reading every flag (10,000 pools sort in a few milliseconds).
-  const entries: SortEntry[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as MutableRow;
-    row.nearFiveHourPenalty = row.nearFiveHourLimit && healthyBehindPace > 0;
+  const order = new CandidateOrder();
+  for (const row of rows) order.add(row);
+  return order.finish();
+}
+
+/**
+ * {@link orderCandidates} fed one row at a time, so `chooseRoute` computes each row's sort key
+ * while the row is fresh in cache. Keys 1–6 are packed into one integer and the score computed once
+ * per row, so the sort compares three small fields instead of re-reading every flag.
+ */
+export class CandidateOrder {
+  private readonly entries: SortEntry[] = [];
+  private readonly nearLimit: SortEntry[] = [];
+  private healthyBehindPace = 0;
+
+  /** After {@link finish}: rows forecast over 100% of the 5-hour window, in preference order. */
+  readonly forecastOver: CandidateRow[] = [];
+  /** After {@link finish}: draining rows, in preference order. */
+  readonly draining: CandidateRow[] = [];
+  /** After {@link finish}: rows whose model for the tier is metered (not free), in preference order. */
+  readonly metered: CandidateRow[] = [];
+  /** After {@link finish}: how many leading rows share keys 1–6 with the first (the score decided among them). */
+  firstClassCount = 0;
+
+  /** Adds a row fresh from `buildCandidateRow` (its penalty and selectable flags are still false). */
+  add(candidate: CandidateRow): void {
+    const row = candidate as MutableRow;
+    row.nearFiveHourPenalty = false;
     row.selectable = false;
-    entries[i] = { classKey: classKey(row), score: rankScore(row), poolId: row.poolId, row };
+    const entry: SortEntry = { classKey: classKey(row), score: rankScore(row), poolId: row.poolId, row };
+    this.entries.push(entry);
+    if (row.nearFiveHourLimit) this.nearLimit.push(entry);
+    else if ((row.pace ?? 0) > 0) this.healthyBehindPace++;
   }
-  entries.sort(compareEntries);
-  const first = entries[0];
-  if (first === undefined) return [];
-  // Keys 1–5 are every bit of the class key but the lowest (key 6, `assigned`).
-  const topClass = first.classKey >> 1;
-  const ordered: CandidateRow[] = new Array(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    if (entry.classKey >> 1 === topClass) entry.row.selectable = true;
-    ordered[i] = entry.row;
+
+  /** Sets the 5-hour penalties, sorts, marks the selectable rows and returns them in order. */
+  finish(): CandidateRow[] {
+    // A near-limit row never counts itself (it is not "healthy"), so any count > 0 is another pool.
+    if (this.healthyBehindPace > 0) {
+      for (const entry of this.nearLimit) {
+        entry.row.nearFiveHourPenalty = true;
+        entry.classKey |= PENALTY_BIT;
+      }
+    }
+    const entries = this.entries;
+    entries.sort(compareEntries);
+    const first = entries[0];
+    if (first === undefined) return [];
+    // Keys 1–5 are every bit of the class key but the lowest (key 6, `assigned`).
+    // The lists the reason line needs are read off the class bits, without touching the rows again.
+    const topClass = first.classKey >> 1;
+    const ordered: CandidateRow[] = new Array(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      const key = entry.classKey;
+      if (key >> 1 === topClass) entry.row.selectable = true;
+      if (key === first.classKey && this.firstClassCount === i) this.firstClassCount++;
+      if (key & DRAINING_BIT) this.draining.push(entry.row);
+      if (key & OVER_LIMIT_BIT) this.forecastOver.push(entry.row);
+      if (key & METERED_BIT) this.metered.push(entry.row);
+      ordered[i] = entry.row;
+    }
+    return ordered;
   }
-  return ordered;
 }
 
 type MutableRow = { -readonly [K in keyof CandidateRow]: CandidateRow[K] };
 
 interface SortEntry {
-  readonly classKey: number;
+  classKey: number;
   readonly score: number;
   readonly poolId: string;
   readonly row: MutableRow;
 }
+
+const DRAINING_BIT = 32;
+const OVER_LIMIT_BIT = 16;
+const PENALTY_BIT = 8;
+const METERED_BIT = 4;
 
 function compareEntries(a: SortEntry, b: SortEntry): number {
   if (a.classKey !== b.classKey) return a.classKey - b.classKey;
@@ -82,10 +127,10 @@ export function classKey(
   >,
 ): number {
   return (
-    (row.draining ? 32 : 0) |
-    (row.forecastOverLimit ? 16 : 0) |
-    (row.nearFiveHourPenalty ? 8 : 0) |
-    (row.free ? 0 : 4) |
+    (row.draining ? DRAINING_BIT : 0) |
+    (row.forecastOverLimit ? OVER_LIMIT_BIT : 0) |
+    (row.nearFiveHourPenalty ? PENALTY_BIT : 0) |
+    (row.free ? 0 : METERED_BIT) |
     (row.urgent ? 0 : 2) |
     (row.assigned ? 0 : 1)
   );

@@ -5,6 +5,12 @@
  *
  * Numbers: `formatCompact` (one decimal, trailing `.0` removed) unless a builder says otherwise;
  * times ISO-8601 UTC without milliseconds; durations `45m`, `2h 5m`, `3d 4h`.
+ *
+ * Lists inside a pick's reason (metered pools below free, forecast over 100%, draining, preferred
+ * over busier, excluded, burst-gated) name at most {@link REASON_LIST_LIMIT} pools and end with
+ * `+<n> more` beyond that (a choice: the spec shows short lists, and a reason line naming
+ * thousands of pools helps no one; every pool is still in `candidates`/`rejected`). The no-pool
+ * reasons name every pool, as the spec asks.
  */
 import {
   formatCompact,
@@ -15,6 +21,18 @@ import {
   windowLabel,
 } from '../format';
 import type { CandidateRow, EffortTier, PinSource, TaskRoute, WindowKind } from '../types';
+
+/** The most pools a list inside a pick's reason line names before `+<n> more`. */
+export const REASON_LIST_LIMIT = 10;
+
+/** Renders at most {@link REASON_LIST_LIMIT} items, then `+<n> more`; renders only what it prints. */
+function joinCapped<T>(items: readonly T[], render: (item: T) => string, separator: string): string {
+  const shown = Math.min(items.length, REASON_LIST_LIMIT);
+  const parts: string[] = new Array(shown);
+  for (let i = 0; i < shown; i++) parts[i] = render(items[i]!);
+  const rest = items.length - shown;
+  return rest > 0 ? `${parts.join(separator)}${separator}+${rest} more` : parts.join(separator);
+}
 
 /** How a pin's source prints inside `pinned to <label> (<source>)`. */
 export function formatPinSource(source: PinSource): string {
@@ -49,7 +67,7 @@ export function formatFreeClause(
   parts.push(`${chosen.inflight} in flight`);
   const head = `free pool first: ${chosen.poolLabel} (${parts.join(', ')})`;
   if (metered.length === 0) return head;
-  const below = metered.map((row) => `${row.poolLabel} ${formatFixed1(row.effectiveSurplus)}`).join(', ');
+  const below = joinCapped(metered, (row) => `${row.poolLabel} ${formatFixed1(row.effectiveSurplus)}`, ', ');
   return `${head} · metered pools ranked below free: ${below}`;
 }
 
@@ -89,21 +107,23 @@ export function formatLastMileTrailer(row: Pick<CandidateRow, 'poolLabel' | 'fiv
 export function formatForecastOverTrailer(
   rows: readonly Pick<CandidateRow, 'poolLabel' | 'forecastFiveHourPct'>[],
 ): string {
-  const list = rows
-    .map((row) => `${row.poolLabel} ${formatCompact(row.forecastFiveHourPct ?? 0)}%`)
-    .join(', ');
+  const list = joinCapped(
+    rows,
+    (row) => `${row.poolLabel} ${formatCompact(row.forecastFiveHourPct ?? 0)}%`,
+    ', ',
+  );
   return `forecast over 100% (still eligible; ranked last): ${list}`;
 }
 
 type DrainingFields = Pick<CandidateRow, 'poolLabel' | 'forecastPacingPct' | 'pacingElapsedPct'>;
 
 function drainingList(rows: readonly DrainingFields[]): string {
-  return rows
-    .map(
-      (row) =>
-        `${row.poolLabel} ${formatCompact(row.forecastPacingPct ?? 0)}% (${formatCompact(row.pacingElapsedPct ?? 0)}% elapsed)`,
-    )
-    .join(', ');
+  return joinCapped(
+    rows,
+    (row) =>
+      `${row.poolLabel} ${formatCompact(row.forecastPacingPct ?? 0)}% (${formatCompact(row.pacingElapsedPct ?? 0)}% elapsed)`,
+    ', ',
+  );
 }
 
 /** `expiring but draining (forecast >= 95% and past its clock): grok 99.5% (98.8% elapsed)`. */
@@ -120,7 +140,7 @@ export function formatDrainingTrailer(rows: readonly DrainingFields[]): string {
 export function formatPreferredOverBusierTrailer(
   rows: readonly Pick<CandidateRow, 'poolLabel' | 'inflight'>[],
 ): string {
-  return `preferred over busier: ${rows.map((row) => `${row.poolLabel} (${row.inflight} in flight)`).join(', ')}`;
+  return `preferred over busier: ${joinCapped(rows, (row) => `${row.poolLabel} (${row.inflight} in flight)`, ', ')}`;
 }
 
 /**
@@ -156,7 +176,7 @@ export function formatRouteTrailer(summary: string): string {
  * pool as `<label> <reason>` (the caller's reason verbatim), joined with `; `.
  */
 export function formatExcludedTrailer(entries: readonly { label: string; reason: string }[]): string {
-  return `excluded: ${entries.map((e) => `${e.label} ${e.reason}`).join('; ')}`;
+  return `excluded: ${joinCapped(entries, (e) => `${e.label} ${e.reason}`, '; ')}`;
 }
 
 /**
@@ -164,9 +184,11 @@ export function formatExcludedTrailer(entries: readonly { label: string; reason:
  * space. A bare label is at its 5-hour limit.
  */
 export function formatBurstGatedSuffix(entries: readonly { label: string; window: WindowKind }[]): string {
-  const list = entries
-    .map((e) => (e.window === 'five_hour' ? e.label : `${e.label} at its ${windowLabel(e.window)} limit`))
-    .join(', ');
+  const list = joinCapped(
+    entries,
+    (e) => (e.window === 'five_hour' ? e.label : `${e.label} at its ${windowLabel(e.window)} limit`),
+    ', ',
+  );
   return ` (burst-gated: ${list})`;
 }
 
