@@ -11,7 +11,7 @@ const FREE_SEGMENT = /(?:^|[/:\-_.])free(?:$|[/:\-_.])/;
  */
 export function isFreeModelName(model: string | undefined): boolean {
   // The substring check first: most names have no `free` at all, and it is cheaper than the regex.
-  if (model === undefined || !model.includes('free')) return false;
+  if (typeof model !== 'string' || !model.includes('free')) return false;
   return FREE_SEGMENT.test(model);
 }
 
