@@ -30,7 +30,8 @@ const KIND_ORDER: readonly WindowKind[] = ['five_hour', 'weekly', 'monthly'];
  * unmetered or has no windows — never `ok`; `critical` when the provider reports a rate limit or
  * `freePct <= criticalPct` (default 10); `low` when `freePct <= lowPct` (default 25); else `ok`.
  *
- * @throws InvalidInputError when a threshold is outside 0..100 or `criticalPct > lowPct`.
+ * @throws InvalidInputError when a threshold is outside 0..100, `criticalPct > lowPct`, `now` is
+ *   not finite or a window's reading is not a finite number.
  */
 export function capacityVerdict(input: {
   readonly meter: PoolMeter;
@@ -50,7 +51,19 @@ export function capacityVerdict(input: {
   }
   const capPct = input.capPct === undefined ? undefined : checkPct('capPct', input.capPct);
 
+  if (!Number.isFinite(input.now)) {
+    throw new InvalidInputError({ field: 'now', expected: 'a finite epoch-ms number', received: input.now });
+  }
   const readings = meterReadings(input.meter);
+  readings.forEach((w, i) => {
+    if (!Number.isFinite(w.usedPct)) {
+      throw new InvalidInputError({
+        field: `meter.windows[${i}].usedPct`,
+        expected: 'a finite percentage',
+        received: w.usedPct,
+      });
+    }
+  });
   if (readings.length === 0) {
     const why = input.meter.status === 'unmetered' ? 'no quota source (unmetered)' : 'no metered window';
     return { verdict: 'unknown', freePct: null, bindingWindow: null, reason: why };

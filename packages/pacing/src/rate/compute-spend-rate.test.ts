@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../errors/invalid-input-error';
 import { MINUTE } from '../test-support/make-pool';
 import { computeSpendRate } from './compute-spend-rate';
 
@@ -92,5 +93,20 @@ describe('computeSpendRate', () => {
         minWorkerMinutes: 0,
       }),
     ).toBeNull();
+  });
+});
+
+describe('computeSpendRate bad input', () => {
+  it.each([
+    [{ readings: [{ readAt: Number.NaN, usedPct: 1 }], workerIntervals: [] }, 'readings[0].readAt'],
+    [
+      { readings: [{ readAt: at(0), usedPct: Number.POSITIVE_INFINITY }], workerIntervals: [] },
+      'readings[0].usedPct',
+    ],
+    [{ readings: [], workerIntervals: [{ start: at(5), end: at(1) }] }, 'workerIntervals[0]'],
+    [{ readings: [], workerIntervals: [], minWorkerMinutes: -1 }, 'minWorkerMinutes'],
+  ])('%j names %s', (input, field) => {
+    expect(() => computeSpendRate(input)).toThrow(InvalidInputError);
+    expect(() => computeSpendRate(input)).toThrow(`Invalid ${field}: expected `);
   });
 });

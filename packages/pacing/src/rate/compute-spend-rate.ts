@@ -1,4 +1,5 @@
 import { DEFAULT_MIN_WORKER_MINUTES, MINUTE_MS } from '../constants';
+import { InvalidInputError } from '../errors/invalid-input-error';
 
 /** One retained reading of a single window. */
 export interface SpendReading {
@@ -25,6 +26,7 @@ export interface SpendRate {
  * only pairs with more than 0 worker-minutes count. The rate is `ΣΔused / Σworker-minutes`.
  *
  * @returns null while fewer than `minWorkerMinutes` (default 5) worker-minutes are attributable.
+ * @throws InvalidInputError for a non-finite reading or time, or an interval that ends before it starts.
  */
 export function computeSpendRate(input: {
   readonly readings: readonly SpendReading[];
@@ -32,6 +34,18 @@ export function computeSpendRate(input: {
   readonly minWorkerMinutes?: number;
 }): SpendRate | null {
   const minWorkerMinutes = input.minWorkerMinutes ?? DEFAULT_MIN_WORKER_MINUTES;
+  if (!(Number.isFinite(minWorkerMinutes) && minWorkerMinutes >= 0)) {
+    fail('minWorkerMinutes', 'minutes at or above 0', minWorkerMinutes);
+  }
+  input.readings.forEach((r, i) => {
+    if (!Number.isFinite(r.readAt)) fail(`readings[${i}].readAt`, 'a finite epoch-ms number', r.readAt);
+    if (!Number.isFinite(r.usedPct)) fail(`readings[${i}].usedPct`, 'a finite percentage', r.usedPct);
+  });
+  input.workerIntervals.forEach((w, i) => {
+    if (!(Number.isFinite(w.start) && Number.isFinite(w.end) && w.end >= w.start)) {
+      fail(`workerIntervals[${i}]`, 'finite epoch-ms start and end with end >= start', w);
+    }
+  });
   const readings = [...input.readings].sort((a, b) => a.readAt - b.readAt);
   let spent = 0;
   let workerMinutes = 0;
@@ -51,4 +65,8 @@ export function computeSpendRate(input: {
   }
   if (workerMinutes <= 0 || workerMinutes < minWorkerMinutes) return null;
   return { ratePerMinute: spent / workerMinutes, workerMinutes };
+}
+
+function fail(field: string, expected: string, received: unknown): never {
+  throw new InvalidInputError({ field, expected, received });
 }
