@@ -102,7 +102,8 @@ const results = [];
 
 // Each sample times a batch of decisions lasting about 2 ms or more (one decision at 10,000 pools),
 // by wall clock and by this process's CPU time. On a loaded machine the wall clock also counts
-// time the process was preempted; the CPU time does not, so it is the steadier of the two.
+// time the process was preempted, which the CPU time does not; the CPU time, though, also counts
+// V8's parallel GC threads, so it can exceed the wall clock. The target is on the wall clock.
 for (const size of sizes) {
   const pools = makePools(size, 42 + size);
   const batch = Math.max(1, Math.round(20_000 / size));
@@ -148,5 +149,6 @@ console.log(
 );
 const big = at(10_000);
 console.log(
-  `target <= 2 µs/pool, 10,000 pools < 20 ms: wall ${big.wallMs < 20 ? 'met' : 'NOT met'}, cpu ${big.cpuMs < 20 ? 'met' : 'NOT met'} (load average ${(await import('node:os')).loadavg()[0].toFixed(2)})`,
+  `target <= 2 µs/pool (10,000 pools < 20 ms, wall clock): ${big.wallMs < 20 ? 'met' : 'NOT met'} at ${big.wallMs.toFixed(1)} ms` +
+    ` (load average ${(await import('node:os')).loadavg()[0].toFixed(2)}; cpu counts the parallel GC threads too)`,
 );
