@@ -1,0 +1,63 @@
+import { chooseRoute, type RouteDecision, type RouteSettings, type RouteTask } from '@bullswarm/pacing';
+import type { BullswarmRuntime } from '../runtime/open-runtime';
+import {
+  type BuildPoolSnapshotsOptions,
+  buildPoolSnapshots,
+  type PoolSnapshots,
+} from '../snapshots/build-pool-snapshots';
+import { type CallerPool, detectCallerPools } from '../snapshots/detect-caller';
+
+/** Options of {@link routeTask}. */
+export interface RouteTaskOptions extends BuildPoolSnapshotsOptions {
+  /** Snapshots already built for this instant (a retry re-reads them instead). */
+  readonly snapshots?: PoolSnapshots;
+}
+
+/** A routing decision with the snapshots it was made from. */
+export interface RoutedTask {
+  readonly decision: RouteDecision;
+  readonly snapshots: PoolSnapshots;
+  readonly callers: readonly CallerPool[];
+}
+
+/** The routing settings of a home: the in-flight penalty and the explicit tier assignments. */
+export function routeSettings(runtime: BullswarmRuntime): RouteSettings {
+  const assignments: Record<string, string> = {};
+  for (const [tier, assignment] of Object.entries(runtime.state.assignments)) {
+    assignments[tier] = assignment.pool;
+  }
+  return { inflightPenaltyPct: runtime.state.config.inflightPenaltyPct, assignments };
+}
+
+/**
+ * Routes one task over the live pools: builds (or reuses) the snapshots, leaves out the caller and
+ * pools whose connector is missing (as `excludedPools`, so the reason line names them), and asks
+ * pacing. Every pick reads the live meters: nothing from a pool's past benches it.
+ */
+export async function routeTask(
+  runtime: BullswarmRuntime,
+  task: RouteTask,
+  options: RouteTaskOptions = {},
+): Promise<RoutedTask> {
+  const snapshots = options.snapshots ?? (await buildPoolSnapshots(runtime, options));
+  const callers = detectCallerPools(snapshots.details, runtime.env);
+  const excluded = [...(task.excludedPools ?? [])];
+  const seen = new Set(excluded.map((entry) => entry.poolId));
+  for (const caller of callers) {
+    if (seen.has(caller.poolId)) continue;
+    excluded.push({ poolId: caller.poolId, reason: 'the caller' });
+    seen.add(caller.poolId);
+  }
+  for (const [poolId, detail] of snapshots.details) {
+    if (detail.problem === undefined || seen.has(poolId)) continue;
+    excluded.push({ poolId, reason: detail.problem });
+    seen.add(poolId);
+  }
+  const decision = chooseRoute({
+    pools: snapshots.pools,
+    task: excluded.length > 0 ? { ...task, excludedPools: excluded } : task,
+    now: snapshots.now,
+    settings: routeSettings(runtime),
+  });
+  return { decision, snapshots, callers };
+}
