@@ -44,6 +44,8 @@ describe('loadBuiltinConnectors', () => {
       ['gemini', 'builtin', 'providers/gemini/connector.json'],
       ['grok', 'builtin', 'providers/grok/connector.json'],
       ['opencode', 'builtin', 'providers/opencode/connector.json'],
+      // Sorted by manifest path: `sim-codex/` sorts before `sim/`.
+      ['sim-codex', 'builtin', 'providers/sim-codex/connector.json'],
       ['sim', 'builtin', 'providers/sim/connector.json'],
     ]);
   });
@@ -61,6 +63,7 @@ describe('loadBuiltinConnectors', () => {
       'gemini',
       'grok',
       'opencode',
+      'sim-codex',
       'sim',
     ]);
     expect(errors.map((e) => e.message)).toEqual([
@@ -118,7 +121,19 @@ export default connector;
     });
     expect(loaded.errors).toEqual([]);
     expect([...loaded.connectors.keys()].sort()).toEqual(
-      ['bar', 'claude-code', 'codex', 'echo', 'gemini', 'grok', 'house', 'opencode', 'sim', 'tmp'].sort(),
+      [
+        'bar',
+        'claude-code',
+        'codex',
+        'echo',
+        'gemini',
+        'grok',
+        'house',
+        'opencode',
+        'sim',
+        'sim-codex',
+        'tmp',
+      ].sort(),
     );
     expect(loaded.connectors.get('echo')?.displayName).toBe('My echo');
     expect(loaded.sources.get('echo')?.origin).toBe('home');

@@ -46,8 +46,17 @@ describe('built-in providers', () => {
     existsSync(join(providersRoot, entry, 'connector.json')),
   );
 
-  it('are the seven built-ins', () => {
-    expect(ids.sort()).toEqual(['claude-code', 'codex', 'echo', 'gemini', 'grok', 'opencode', 'sim']);
+  it('are the eight built-ins', () => {
+    expect(ids.sort()).toEqual([
+      'claude-code',
+      'codex',
+      'echo',
+      'gemini',
+      'grok',
+      'opencode',
+      'sim',
+      'sim-codex',
+    ]);
   });
 
   it.each(ids)('%s validates, is named after its folder and points $schema at the shipped schema', (id) => {
