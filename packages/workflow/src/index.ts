@@ -1,1 +1,3 @@
-export {};
+export * from './errors';
+export * from './program';
+export { ENGINE_VERSION, VERSION } from './version';

@@ -1,0 +1,102 @@
+import { BullswarmError, hasErrorMarker } from '@bullswarm/pacing';
+
+const errorKey = 'bullswarm.error.WorkflowError';
+const marker = Symbol.for(errorKey);
+
+/**
+ * What went wrong around a workflow run (never a step's own failure, which is a verdict):
+ * - `program-invalid`: the program file failed validation (see `problems`).
+ * - `program-unreadable`: the program file (or a promptFile) could not be read or parsed.
+ * - `missing-input` / `unknown-input`: `--input` does not fit the program's `inputs`.
+ * - `run-not-found`: no run with that id in the home.
+ * - `run-view-only`: the run was saved by a different engine version; show/watch only.
+ * - `run-busy`: another live process is driving the run.
+ * - `run-state-invalid`: state.json of the run does not match its schema.
+ * - `unknown-step`: `restart` named a step the run does not have.
+ * - `bad-option`: an engine option is out of range (concurrency, a pool…).
+ */
+export type WorkflowErrorKind =
+  | 'program-invalid'
+  | 'program-unreadable'
+  | 'missing-input'
+  | 'unknown-input'
+  | 'run-not-found'
+  | 'run-view-only'
+  | 'run-busy'
+  | 'run-state-invalid'
+  | 'unknown-step'
+  | 'bad-option';
+
+/** One problem of a program, with the JSON path of the offending field. */
+export interface ProgramProblem {
+  /** JSON path from the program's root, e.g. `$.steps[2].dependsOn[0]`. */
+  readonly path: string;
+  readonly kind: ProgramProblemKind;
+  /** What is wrong and what would be valid. */
+  readonly message: string;
+}
+
+/** The kinds of program problem `validateProgram` reports. */
+export type ProgramProblemKind =
+  | 'invalid-json'
+  | 'invalid-field'
+  | 'duplicate-id'
+  | 'unknown-step'
+  | 'cycle'
+  | 'unknown-lane'
+  | 'unknown-tier'
+  | 'unknown-pool'
+  | 'unknown-provider'
+  | 'bad-template'
+  | 'unknown-input'
+  | 'item-outside-fan-out'
+  | 'output-not-upstream'
+  | 'output-blind'
+  | 'output-without-schema'
+  | 'unsafe-shell-template'
+  | 'not-upstream'
+  | 'bad-output-schema'
+  | 'missing-prompt-file'
+  | 'bad-glob';
+
+/** Options of {@link WorkflowError}. */
+export interface WorkflowErrorOptions {
+  readonly kind: WorkflowErrorKind;
+  readonly message: string;
+  /** The file concerned (program, state.json), when there is one. */
+  readonly filePath?: string;
+  readonly runId?: string;
+  readonly stepId?: string;
+  /** Every problem of an invalid program. */
+  readonly problems?: readonly ProgramProblem[];
+  readonly cause?: unknown;
+}
+
+/** An error around a workflow run; meaning is in `kind` and the fields, not the message. */
+export class WorkflowError extends BullswarmError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for(key) in isInstance
+  private readonly [marker] = true;
+  readonly kind: WorkflowErrorKind;
+  readonly filePath: string | undefined;
+  readonly runId: string | undefined;
+  readonly stepId: string | undefined;
+  readonly problems: readonly ProgramProblem[];
+
+  constructor(options: WorkflowErrorOptions) {
+    super({ name: 'WorkflowError', message: options.message, cause: options.cause });
+    this.kind = options.kind;
+    this.filePath = options.filePath;
+    this.runId = options.runId;
+    this.stepId = options.stepId;
+    this.problems = options.problems ?? [];
+  }
+
+  /** True for a usage/validation error (CLI exit 2) rather than a run problem. */
+  get isUsageError(): boolean {
+    return this.kind !== 'run-busy';
+  }
+
+  static override isInstance(value: unknown): value is WorkflowError {
+    return hasErrorMarker(value, errorKey);
+  }
+}

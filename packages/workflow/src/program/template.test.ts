@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parseTemplateExpression, renderTemplate, type TemplateScope } from './template';
+
+const scope: TemplateScope = {
+  runId: 'wf-1',
+  inputs: { target: 'src', n: 3 },
+  hasItem: true,
+  item: { path: 'a.ts', tags: ['x', 'y'] },
+  output: (id) =>
+    id === 'list'
+      ? { data: { files: ['a.ts', 'b.ts'], meta: { count: 2 } } }
+      : id === 'fan'
+        ? { items: [{ ok: 1 }, null] }
+        : undefined,
+};
+
+describe('templates', () => {
+  it('renders every form; strings as themselves, anything else as JSON', () => {
+    const result = renderTemplate(
+      '{{runId}} {{ inputs.target }} {{inputs.n}} {{item.path}} {{item.tags.1}} {{item}} {{outputs.list.data.files.0}} {{outputs.list.data.meta}} {{outputs.fan.items}}',
+      scope,
+    );
+    expect(result).toEqual({
+      ok: true,
+      text: 'wf-1 src 3 a.ts y {"path":"a.ts","tags":["x","y"]} a.ts {"count":2} [{"ok":1},null]',
+    });
+  });
+
+  it('says which template has no value', () => {
+    expect(renderTemplate('see {{outputs.list.data.files.7}}', scope)).toEqual({
+      ok: false,
+      error: 'template {{outputs.list.data.files.7}} has no value (no value at files.7)',
+    });
+    expect(renderTemplate('{{inputs.zz}}', scope).ok).toBe(false);
+  });
+
+  it('recognises nothing but the documented forms', () => {
+    for (const bad of [
+      'env.HOME',
+      'inputs',
+      'inputs.a.b',
+      'outputs.x',
+      'outputs.x.answer',
+      'outputs.x.items.0',
+      'runId.x',
+      'item..a',
+      'process.exit(1)',
+    ]) {
+      expect(parseTemplateExpression(bad).ref, bad).toBeUndefined();
+    }
+    expect(parseTemplateExpression('outputs.a-b.data.c_d.0').ref).toEqual({
+      kind: 'output',
+      stepId: 'a-b',
+      field: 'data',
+      path: ['c_d', '0'],
+    });
+  });
+});
