@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources in tests (the "@bullswarm/source"
-// export condition), so a package's unit tests never wait for another package's build.
+// export condition), so a package's unit tests never wait for another package's build. The
+// end-to-end tests in test/ run the BUILT binary; the global setup builds it and its deps.
 const conditions = ['@bullswarm/source', 'node', 'import', 'module', 'default'];
 
 export default defineConfig({
@@ -11,6 +12,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
+    globalSetup: ['./vitest.global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

@@ -1,0 +1,74 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import { type Colors, createColors, shouldColor } from '../output/color';
+import type { CliIo } from './cli-io';
+
+/** Options every command receives from the program (`--home`, `--debug`, `--no-color`). */
+export interface GlobalOptions {
+  readonly home?: string;
+  readonly debug?: boolean;
+  readonly color?: boolean;
+}
+
+/** What a command works with: where to write, which home, and how to style. */
+export interface CommandContext {
+  readonly io: CliIo;
+  /** `--home`, resolved against the working directory; undefined → `$BULLSWARM_HOME`, else `~/.bullswarm`. */
+  readonly homeDir: string | undefined;
+  readonly debug: boolean;
+  readonly colors: Colors;
+}
+
+/** Builds the context of one command from the global options. */
+export function createCommandContext(io: CliIo, options: GlobalOptions): CommandContext {
+  return {
+    io,
+    homeDir: options.home === undefined ? undefined : resolve(io.cwd, options.home),
+    debug: options.debug === true,
+    colors: createColors(shouldColor(io, options.color !== false)),
+  };
+}
+
+/** The user's home directory as the command's environment sees it (`$HOME`, else the OS's). */
+export function userHomeOf(io: CliIo): string {
+  const home = io.env.HOME;
+  return home !== undefined && home !== '' ? home : homedir();
+}
+
+/**
+ * Opens the runtime (home, config files, connectors, store, meters) of one command. Imported
+ * lazily: a command that needs none of it never loads SQLite or the connectors.
+ */
+export async function openCliRuntime(
+  context: CommandContext,
+  options: { readonly createStore?: boolean } = {},
+): Promise<BullswarmRuntime> {
+  const { openRuntime } = await import('@bullswarm/dispatch');
+  return openRuntime({
+    ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
+    env: context.io.env,
+    userHome: userHomeOf(context.io),
+    projectDir: context.io.cwd,
+    ...(options.createStore ? { createStore: true } : {}),
+  });
+}
+
+/** Runs `body` with an open runtime and always closes it. */
+export async function withRuntime<T>(
+  context: CommandContext,
+  options: { readonly createStore?: boolean },
+  body: (runtime: BullswarmRuntime) => Promise<T>,
+): Promise<T> {
+  const runtime = await openCliRuntime(context, options);
+  try {
+    return await body(runtime);
+  } finally {
+    runtime.close();
+  }
+}
+
+/** Prints one JSON document (two-space indented) on stdout. */
+export function printJson(context: CommandContext, value: unknown): void {
+  context.io.out(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,72 @@
+import { BullswarmError, hasErrorMarker } from '@bullswarm/pacing';
+import { CliExit, CliUsageError } from './cli-errors';
+
+/** The exit codes of `bullswarm`. */
+export const EXIT = {
+  /** Success. */
+  ok: 0,
+  /** The task failed or hit a limit (or no pool could take it). */
+  failed: 1,
+  /** A usage error or bad input: unknown flag/command, bad value, unknown pool, invalid config file. */
+  usage: 2,
+} as const;
+
+/**
+ * Errors of other bullswarm packages that mean the input was wrong, by marker key. Checked by
+ * marker (not `instanceof`, not an import) so the error path loads nothing heavy.
+ */
+const INPUT_ERROR_KEYS = [
+  'bullswarm.error.ConfigFileError',
+  'bullswarm.error.UnknownPoolError',
+  'bullswarm.error.InvalidLabelError',
+  'bullswarm.error.InvalidInputError',
+  'bullswarm.error.InvalidEnvironmentError',
+  'bullswarm.error.ConnectorTemplateError',
+] as const;
+
+/** Commander error codes that are not errors at all. */
+const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
+/** A commander parse error (it has already printed its own message). */
+interface CommanderLike {
+  readonly code: string;
+  readonly exitCode: number;
+}
+
+function isCommanderError(error: unknown): error is CommanderLike {
+  return (
+    error instanceof Error &&
+    typeof (error as Partial<CommanderLike>).code === 'string' &&
+    (error as Partial<CommanderLike>).code!.startsWith('commander.')
+  );
+}
+
+/** What the top-level handler does with an error: the exit code and what to print (if anything). */
+export interface ErrorReport {
+  readonly exitCode: number;
+  /** The line(s) to print on stderr; empty when the error already said it. */
+  readonly message: string;
+  /** The error is not a bullswarm error: a bug, or something the OS said. */
+  readonly unexpected: boolean;
+}
+
+/**
+ * Maps anything a command threw to an exit code and a message. Usage and input errors → 2;
+ * everything else → 1. Stacks are never part of the message (the caller adds one with --debug).
+ */
+export function reportError(error: unknown): ErrorReport {
+  if (CliExit.isInstance(error)) return { exitCode: error.exitCode, message: '', unexpected: false };
+  if (isCommanderError(error)) {
+    if (COMMANDER_SUCCESS.has(error.code)) return { exitCode: EXIT.ok, message: '', unexpected: false };
+    // commander printed `error: unknown option '--x'` (and a suggestion) already.
+    return { exitCode: EXIT.usage, message: '', unexpected: false };
+  }
+  if (CliUsageError.isInstance(error) || INPUT_ERROR_KEYS.some((key) => hasErrorMarker(error, key))) {
+    return { exitCode: EXIT.usage, message: `error: ${(error as Error).message}`, unexpected: false };
+  }
+  if (BullswarmError.isInstance(error)) {
+    return { exitCode: EXIT.failed, message: `error: ${error.message}`, unexpected: false };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { exitCode: EXIT.failed, message: `error: ${message}`, unexpected: true };
+}

@@ -1,0 +1,353 @@
+import { Command, Option } from 'commander';
+import { collect } from '../parse/parse-options';
+import type { CliIo } from './cli-io';
+import { type CommandContext, createCommandContext, type GlobalOptions } from './command-context';
+
+/** The version printed by `bullswarm --version` (set at build time). */
+export const VERSION: string = __BULLSWARM_VERSION__;
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+/**
+ * The `bullswarm` program (commander). Every action imports its command module lazily, so a
+ * command loads only what it uses (startup time matters: `pools` runs in scripts and statuslines).
+ * Errors propagate to the one try/catch in {@link runCli}.
+ */
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('bullswarm');
+  // Options are read with optsWithGlobals(): a parent's option (`pools --json`, `--home`) given
+  // after a subcommand name is parsed by the parent, and still belongs to the subcommand.
+  const contextOf = (command: Command): CommandContext =>
+    createCommandContext(io, command.optsWithGlobals() as GlobalOptions);
+
+  program
+    .description(
+      'Route coding-agent tasks across every subscription you pay for, to the pool whose quota is most at risk of expiring unspent.',
+    )
+    .version(VERSION, '-V, --version', 'print the bullswarm version')
+    .option('--home <dir>', 'the state home (default $BULLSWARM_HOME, else ~/.bullswarm)')
+    .option('--debug', 'print stack traces on errors')
+    .option('--no-color', 'never colour the output (NO_COLOR is honoured too)')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.out(text),
+      writeErr: (text) => io.err(text),
+      outputError: (text, write) => write(text),
+    })
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm demo',
+        'bullswarm setup --yes --strategy',
+        'bullswarm pools',
+        'bullswarm run --lane analyze "Explain the parser"',
+      ),
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success, 1 the task failed or hit a limit, 2 usage error or bad input.\n',
+    );
+
+  // ---- pools ---------------------------------------------------------------------------------
+  const pools = program
+    .command('pools')
+    .description('every pool with its meter, pace, load and any spent window')
+    .option('--json', 'print the same numbers per pool as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm pools',
+        'bullswarm pools --json',
+        'bullswarm pools add claude-code:work --label work',
+      ),
+    )
+    .action(async (_options, command: Command) => {
+      const { poolsListCommand } = await import('../commands/pools-command');
+      await poolsListCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  pools
+    .command('add')
+    .description('add a pool: a connector, optionally under a named account')
+    .argument('<connector[:account]>', 'e.g. claude-code, or codex:work')
+    .option('--label <label>', 'a display label (no spaces, not another pool id)')
+    .option('--env <K=V>', 'account environment for the agent CLI (repeatable)', collect)
+    .option('--command <path>', "the agent CLI's path or name, overriding the connector's")
+    .option('--disabled', 'add the pool disabled')
+    .option(
+      '--model <tier=model>',
+      'the model for a tier, from the connector allow-list; <tier>=none for no model (repeatable)',
+      collect,
+    )
+    .option('--json', 'print the added pool as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm pools add claude-code',
+        'bullswarm pools add claude-code:acme --env CLAUDE_CONFIG_DIR=$HOME/.claude-acme --label acme',
+        'bullswarm pools add codex:work --model high=gpt-5.1-codex-max --model low=none',
+      ),
+    )
+    .action(async (spec: string, _options, command: Command) => {
+      const { poolsAddCommand } = await import('../commands/pools-command');
+      await poolsAddCommand(contextOf(command), spec, command.optsWithGlobals());
+    });
+
+  pools
+    .command('remove')
+    .description('remove a pool (and its tier assignments and label; its history is kept)')
+    .argument('<pool>', 'pool id or label')
+    .addHelpText('after', examples('bullswarm pools remove codex:work'))
+    .action(async (ref: string, _options, command: Command) => {
+      const { poolsRemoveCommand } = await import('../commands/pools-command');
+      await poolsRemoveCommand(contextOf(command), ref);
+    });
+
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    pools
+      .command(name)
+      .description(enabled ? 'make a pool a candidate again' : 'keep a pool out of every pick')
+      .argument('<pool>', 'pool id or label')
+      .addHelpText('after', examples(`bullswarm pools ${name} codex`))
+      .action(async (ref: string, _options, command: Command) => {
+        const { poolsEnableCommand } = await import('../commands/pools-command');
+        await poolsEnableCommand(contextOf(command), ref, enabled);
+      });
+  }
+
+  pools
+    .command('label')
+    .description('set, clear or list pool display labels (commands accept a label or an id)')
+    .argument('[pool]', 'pool id or current label')
+    .argument('[label]', 'the new label: no spaces, not another pool id')
+    .option('--list', 'list every label')
+    .option('--clear', "remove the pool's label")
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm pools label claude-code:acme acme',
+        'bullswarm pools label --list',
+        'bullswarm pools label claude-code:acme --clear',
+      ),
+    )
+    .action(async (ref: string | undefined, label: string | undefined, _options, command: Command) => {
+      const { poolsLabelCommand } = await import('../commands/pools-command');
+      await poolsLabelCommand(contextOf(command), ref, label, command.optsWithGlobals());
+    });
+
+  // ---- run -----------------------------------------------------------------------------------
+  program
+    .command('run')
+    .description('route one task to the best pool and run it there (or only show the pick with --dry-run)')
+    .argument('[prompt...]', 'the task; "-" reads it from stdin')
+    .addOption(
+      new Option('--lane <lane>', 'the kind of work')
+        .choices(['analyze', 'build', 'chore'])
+        .makeOptionMandatory(),
+    )
+    .option(
+      '--effort <tier>',
+      'the effort tier: low, medium, high (default: analyze→medium, build→high, chore→low)',
+    )
+    .option('--prompt-file <file>', 'read the prompt from a file')
+    .option('--add-dir <dir>', 'another directory the agent may use (repeatable)', collect)
+    .option('--cwd <dir>', "the agent's working directory (default: the current directory)")
+    .option('--worker-pool <pool>', 'pin the run to one pool (id or label)')
+    .option(
+      '--retry-attempts <n>',
+      'automatic retries after a crash, stall, sign-in failure or empty answer (default 1)',
+    )
+    .option('--dry-run', 'show the pick and its forecast; spawn nothing')
+    .option('--json', 'print one JSON object with the result and the candidate rows')
+    .option('--no-caller', 'accepted and ignored; on its way out (the caller is never a pool of its own run)')
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm run --lane analyze --add-dir . --dry-run "Explain the parser"',
+        'bullswarm run --lane build --effort high "Fix the failing test in src/parser"',
+        'git diff | bullswarm run --lane chore -',
+        'bullswarm run --lane analyze --worker-pool codex --json "Summarise README.md"',
+      ),
+    )
+    .action(async (prompt: string[], _options, command: Command) => {
+      const { runCommand } = await import('../commands/run-command');
+      await runCommand(contextOf(command), prompt, command.optsWithGlobals());
+    });
+
+  // ---- assignments ---------------------------------------------------------------------------
+  program
+    .command('assignments')
+    .description('what is in flight now, across every bullswarm process on this machine')
+    .option('--json', 'print the in-flight entries as JSON')
+    .addHelpText('after', examples('bullswarm assignments', 'bullswarm assignments --json'))
+    .action(async (_options, command: Command) => {
+      const { assignmentsCommand } = await import('../commands/assignments-command');
+      await assignmentsCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  // ---- strategy ------------------------------------------------------------------------------
+  const strategy = program
+    .command('strategy')
+    .description(
+      'per pool and tier: model, recorded wall time, stall threshold, spend rates; and tier assignments',
+    )
+    .option('--json', 'print the strategy as JSON')
+    .addHelpText(
+      'after',
+      examples('bullswarm strategy', 'bullswarm strategy assign high --pool claude-code:acme --model opus'),
+    )
+    .action(async (_options, command: Command) => {
+      const { strategyShowCommand } = await import('../commands/strategy-command');
+      await strategyShowCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  strategy
+    .command('assign')
+    .description(
+      "prefer one pool for a tier (a preference among selectable pools, never a bypass); sets the pool's model for the tier",
+    )
+    .argument('<tier>', 'effort tier, e.g. high')
+    .requiredOption('--pool <pool>', 'pool id or label')
+    .requiredOption('--model <model>', "a model from the pool connector's allow-list for the tier")
+    .addHelpText('after', examples('bullswarm strategy assign high --pool claude-code:acme --model opus'))
+    .action(async (tier: string, _options, command: Command) => {
+      const { strategyAssignCommand } = await import('../commands/strategy-command');
+      await strategyAssignCommand(contextOf(command), tier, command.optsWithGlobals());
+    });
+
+  strategy
+    .command('unassign')
+    .description("remove a tier's assignment (the tier is then picked by surplus)")
+    .argument('<tier>', 'effort tier')
+    .addHelpText('after', examples('bullswarm strategy unassign high'))
+    .action(async (tier: string, _options, command: Command) => {
+      const { strategyUnassignCommand } = await import('../commands/strategy-command');
+      await strategyUnassignCommand(contextOf(command), tier);
+    });
+
+  strategy
+    .command('apply')
+    .description("set each pool's model per tier to its connector default (pins nothing)")
+    .option('--json', 'print the models set as JSON')
+    .addHelpText('after', examples('bullswarm strategy apply'))
+    .action(async (_options, command: Command) => {
+      const { strategyApplyCommand } = await import('../commands/strategy-command');
+      await strategyApplyCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  strategy
+    .command('set-subscription')
+    .description('override the pacing window a connector declares for one pool')
+    .argument('<pool>', 'pool id or label')
+    .addOption(
+      new Option('--quota-window <window>', 'the window pace is computed from')
+        .choices(['weekly', 'monthly'])
+        .makeOptionMandatory(),
+    )
+    .option('--resets-at <iso>', 'when that window ends, for a provider that reports usage but no reset')
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm strategy set-subscription grok --quota-window monthly --resets-at 2026-12-01T00:00:00Z',
+      ),
+    )
+    .action(async (ref: string, _options, command: Command) => {
+      const { strategySetSubscriptionCommand } = await import('../commands/strategy-command');
+      await strategySetSubscriptionCommand(contextOf(command), ref, command.optsWithGlobals());
+    });
+
+  // ---- setup ---------------------------------------------------------------------------------
+  program
+    .command('setup')
+    .description('find the agent CLIs on PATH and their accounts, and create their pools')
+    .option('--yes', 'create the pools without asking')
+    .option('--strategy', "also set each pool's model per tier to its connector default (as strategy apply)")
+    .option('--json', 'print the plan and what was created as JSON')
+    .addHelpText('after', examples('bullswarm setup', 'bullswarm setup --yes --strategy'))
+    .action(async (_options, command: Command) => {
+      const { setupCommand } = await import('../commands/setup-command');
+      await setupCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  // ---- meters --------------------------------------------------------------------------------
+  const meters = program
+    .command('meters')
+    .description('manual meter readings, and the Claude Code statusLine capture');
+
+  meters
+    .command('set')
+    .description("set a pool's meter by hand (replaces its source until cleared)")
+    .argument('<pool>', 'pool id or label')
+    .option('--5h <pct>', '5-hour window used %')
+    .option('--weekly <pct>', 'weekly window used %')
+    .option('--monthly <pct>', 'monthly window used %')
+    .option(
+      '--resets-at <window=iso>',
+      'when a window resets, e.g. weekly=2026-12-01T00:00:00Z (repeatable)',
+      collect,
+    )
+    .option('--json', 'print the reading as JSON')
+    .addHelpText(
+      'after',
+      examples('bullswarm meters set grok --weekly 74 --resets-at weekly=2026-12-01T00:00:00Z'),
+    )
+    .action(async (ref: string, _options, command: Command) => {
+      const { metersSetCommand } = await import('../commands/meters-command');
+      await metersSetCommand(contextOf(command), ref, command.optsWithGlobals());
+    });
+
+  meters
+    .command('clear')
+    .description("drop a pool's manual reading (its source is read again)")
+    .argument('<pool>', 'pool id or label')
+    .addHelpText('after', examples('bullswarm meters clear grok'))
+    .action(async (ref: string, _options, command: Command) => {
+      const { metersClearCommand } = await import('../commands/meters-command');
+      await metersClearCommand(contextOf(command), ref);
+    });
+
+  meters
+    .command('claude-statusline')
+    .description(
+      'a Claude Code statusLine command: captures the rate limits Claude passes on stdin for the claude-code meter, prints a one-line status',
+    )
+    .option(
+      '--config-dir <dir>',
+      "the account's Claude config directory (default $CLAUDE_CONFIG_DIR, else ~/.claude)",
+    )
+    .addHelpText(
+      'after',
+      '\nIn ~/.claude/settings.json (or the account config dir):\n  "statusLine": { "type": "command", "command": "bullswarm meters claude-statusline" }\n' +
+        examples(
+          'echo \'{"rate_limits":{"five_hour":{"used_percentage":23,"resets_at":1790000000}}}\' | bullswarm meters claude-statusline',
+        ),
+    )
+    .action(async (_options, command: Command) => {
+      const { metersClaudeStatuslineCommand } = await import('../commands/meters-command');
+      await metersClaudeStatuslineCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  // ---- demo ----------------------------------------------------------------------------------
+  program
+    .command('demo')
+    .description('see routing at work on simulated pools: pools, a dry run, a real run, and a free chore')
+    .option('--keep', 'keep the demo home and print where it is')
+    .addHelpText(
+      'after',
+      '\nThe demo uses a temporary home unless --home is given (its pools are replaced).\n' +
+        examples('bullswarm demo', 'bullswarm demo --home /tmp/bs-demo --keep'),
+    )
+    .action(async (_options, command: Command) => {
+      const { demoCommand } = await import('../commands/demo-command');
+      await demoCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  return program;
+}

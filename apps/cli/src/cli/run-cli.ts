@@ -1,0 +1,29 @@
+import type { CliIo } from './cli-io';
+import { reportError } from './exit-codes';
+import { buildProgram } from './program';
+
+/**
+ * Runs one `bullswarm` command line and returns its exit code. The one top-level try/catch of the
+ * CLI: every error a command throws is mapped here (usage and input errors → 2, a failed task → 1),
+ * printed without a stack unless `--debug` is given.
+ *
+ * @param argv the arguments after the program name, e.g. `['pools', '--json']`
+ * @param io where to read and write (the process's streams, or the demo's)
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const debug = argv.includes('--debug');
+  try {
+    await buildProgram(io).parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    const report = reportError(error);
+    if (report.message !== '') io.err(`${report.message}\n`);
+    if (debug && error instanceof Error && error.stack && report.message !== '') {
+      io.err(`${error.stack}\n`);
+      if (error.cause instanceof Error && error.cause.stack) io.err(`caused by: ${error.cause.stack}\n`);
+    } else if (report.unexpected) {
+      io.err('(this looks like a bug in bullswarm; run again with --debug for the stack trace)\n');
+    }
+    return report.exitCode;
+  }
+}

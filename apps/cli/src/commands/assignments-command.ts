@@ -1,0 +1,79 @@
+import { formatDurationMs, formatTime } from '@bullswarm/pacing';
+import { type CommandContext, printJson } from '../cli/command-context';
+import { alignColumns } from '../output/align-columns';
+
+/** One in-flight entry as `bullswarm assignments` shows it. */
+export interface AssignmentRow {
+  readonly id: string;
+  readonly poolId: string;
+  readonly poolLabel: string;
+  readonly action: string;
+  readonly lane: string | null;
+  readonly tier: string | null;
+  /** ISO-8601. */
+  readonly startedAt: string;
+  readonly elapsedMinutes: number;
+  readonly expectedMinutes: number | null;
+  /** The bullswarm process that dispatched the work. */
+  readonly pid: number;
+  /** The agent process, once spawned. */
+  readonly workerPid: number | null;
+  readonly host: string;
+}
+
+/**
+ * `bullswarm assignments [--json]`: what is in flight now across every bullswarm process sharing
+ * this home (the store's ledger; entries of dead processes are reaped before listing). A home
+ * without a database yet has nothing in flight, and nothing is created.
+ */
+export async function assignmentsCommand(
+  context: CommandContext,
+  options: { json?: boolean },
+): Promise<void> {
+  const { createClock, openHome, poolLabel } = await import('@bullswarm/store');
+  const home = openHome({
+    ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
+    env: context.io.env,
+  });
+  const now = createClock(context.io.env)();
+  const labels = home.readLabels();
+  const store = home.openStoreIfExists();
+  let rows: AssignmentRow[] = [];
+  try {
+    rows = (store?.ledger.list() ?? [])
+      .sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : 1))
+      .map((entry) => ({
+        id: entry.id,
+        poolId: entry.poolId,
+        poolLabel: poolLabel(entry.poolId, labels),
+        action: entry.action,
+        lane: entry.lane ?? null,
+        tier: entry.tier ?? null,
+        startedAt: new Date(entry.startedAt).toISOString(),
+        elapsedMinutes: Math.max(0, (now - entry.startedAt) / 60_000),
+        expectedMinutes: entry.expectedMinutes ?? null,
+        pid: entry.pid,
+        workerPid: entry.workerPid ?? null,
+        host: entry.host,
+      }));
+  } finally {
+    store?.close();
+  }
+  if (options.json) {
+    printJson(context, { now: new Date(now).toISOString(), inflight: rows });
+    return;
+  }
+  if (rows.length === 0) {
+    context.io.out('nothing in flight\n');
+    return;
+  }
+  const table = rows.map((row) => [
+    row.poolLabel,
+    row.action,
+    `started ${formatTime(Date.parse(row.startedAt))} (${formatDurationMs(row.elapsedMinutes * 60_000)} ago)`,
+    `expected ${row.expectedMinutes === null ? '?' : `${row.expectedMinutes.toFixed(1)}m`}`,
+    `pid ${row.pid}`,
+    `worker ${row.workerPid ?? '-'}`,
+  ]);
+  for (const line of alignColumns(table)) context.io.out(`${line}\n`);
+}

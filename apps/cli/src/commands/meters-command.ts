@@ -1,0 +1,176 @@
+import { join } from 'node:path';
+import { formatCompact, formatTime, type MeterWindow, type WindowKind } from '@bullswarm/pacing';
+import { CliUsageError } from '../cli/cli-errors';
+import { readAll } from '../cli/cli-io';
+import { type CommandContext, printJson, userHomeOf } from '../cli/command-context';
+import { parseInstant, parseKeyValue, parsePct, parseWindowName } from '../parse/parse-options';
+
+/** Window lengths a manual reading gets (the meter reading format's defaults). */
+const WINDOW_MINUTES: Readonly<Record<WindowKind, number>> = {
+  five_hour: 300,
+  weekly: 10_080,
+  monthly: 43_200,
+};
+
+/** Options of `bullswarm meters set`. */
+export interface MetersSetOptions {
+  readonly '5h'?: string;
+  readonly weekly?: string;
+  readonly monthly?: string;
+  readonly resetsAt?: readonly string[];
+  readonly json?: boolean;
+}
+
+function openHomeFor(context: CommandContext) {
+  return import('@bullswarm/store').then(({ openHome, createClock }) => ({
+    home: openHome({
+      ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
+      env: context.io.env,
+    }),
+    clock: createClock(context.io.env),
+  }));
+}
+
+/**
+ * Builds the windows of a manual reading from the flags. At least one of `--5h`, `--weekly`,
+ * `--monthly` is required; `--resets-at <window>=<iso>` may only name a window being set.
+ */
+export function manualWindows(options: MetersSetOptions): MeterWindow[] {
+  const used: [WindowKind, string | undefined, string][] = [
+    ['five_hour', options['5h'], '--5h'],
+    ['weekly', options.weekly, '--weekly'],
+    ['monthly', options.monthly, '--monthly'],
+  ];
+  const resets = new Map<WindowKind, number>();
+  for (const value of options.resetsAt ?? []) {
+    const [name, iso] = parseKeyValue(
+      value,
+      '--resets-at',
+      '<window>=<iso>, e.g. weekly=2026-12-01T00:00:00Z',
+    );
+    resets.set(parseWindowName(name, '--resets-at'), parseInstant(iso, '--resets-at'));
+  }
+  const windows: MeterWindow[] = [];
+  for (const [kind, value, flag] of used) {
+    if (value === undefined) continue;
+    const resetsAt = resets.get(kind);
+    windows.push({
+      kind,
+      usedPct: parsePct(value, flag),
+      windowMinutes: WINDOW_MINUTES[kind],
+      ...(resetsAt === undefined ? {} : { resetsAt }),
+    });
+    resets.delete(kind);
+  }
+  if (windows.length === 0) {
+    throw new CliUsageError({
+      message: 'meters set needs at least one of --5h <pct>, --weekly <pct>, --monthly <pct>',
+      flag: '--5h/--weekly/--monthly',
+    });
+  }
+  const orphan = [...resets.keys()][0];
+  if (orphan !== undefined) {
+    const flag = orphan === 'five_hour' ? '--5h' : `--${orphan}`;
+    throw new CliUsageError({
+      message: `--resets-at names the ${orphan === 'five_hour' ? '5h' : orphan} window, which is not being set: add ${flag} <pct>`,
+      flag: '--resets-at',
+    });
+  }
+  return windows;
+}
+
+/**
+ * `bullswarm meters set <pool> …`: a manual reading, which replaces the pool's meter source (shown
+ * `[manual]` in `bullswarm pools`) until `meters clear`.
+ */
+export async function metersSetCommand(
+  context: CommandContext,
+  ref: string,
+  options: MetersSetOptions,
+): Promise<void> {
+  const windows = manualWindows(options);
+  const { home, clock } = await openHomeFor(context);
+  const poolId = home.resolvePoolRef(ref);
+  const store = home.openStore();
+  try {
+    const now = clock();
+    store.meters.setManual(poolId, windows, now);
+    if (options.json) {
+      printJson(context, {
+        poolId,
+        setAt: formatTime(now),
+        windows: windows.map((w) => ({
+          ...w,
+          resetsAt: w.resetsAt === undefined ? null : formatTime(w.resetsAt),
+        })),
+      });
+      return;
+    }
+    const text = windows
+      .map(
+        (w) =>
+          `${w.kind === 'five_hour' ? '5h' : w.kind} ${formatCompact(w.usedPct)}%${w.resetsAt === undefined ? '' : ` (resets ${formatTime(w.resetsAt)})`}`,
+      )
+      .join(', ');
+    context.io.out(`${ref} meter set by hand: ${text}\n`);
+  } finally {
+    store.close();
+  }
+}
+
+/** `bullswarm meters clear <pool>`: drops the manual reading; the pool's source is read again. */
+export async function metersClearCommand(context: CommandContext, ref: string): Promise<void> {
+  const { home, clock } = await openHomeFor(context);
+  const poolId = home.resolvePoolRef(ref);
+  const store = home.openStoreIfExists();
+  try {
+    const had = store?.meters.getManual(poolId) !== undefined;
+    store?.meters.setManual(poolId, undefined, clock());
+    context.io.out(had ? `${ref}: manual reading cleared\n` : `${ref} had no manual reading\n`);
+  } finally {
+    store?.close();
+  }
+}
+
+/**
+ * `bullswarm meters claude-statusline [--config-dir d]`, for Claude Code's `statusLine` setting:
+ * reads the JSON Claude Code passes on stdin, captures its `rate_limits` into
+ * `<configDir>/bullswarm-statusline.json` (what the `claude-code` meter reads first), and prints one
+ * status line: the model, then `5h <n>% · week <n>%` when Claude sent them. Before Claude's first
+ * response (no `rate_limits` yet) the capture is left as it was. stdin that is not JSON → exit 2.
+ */
+export async function metersClaudeStatuslineCommand(
+  context: CommandContext,
+  options: { configDir?: string },
+): Promise<void> {
+  const configDir =
+    options.configDir ??
+    nonEmpty(context.io.env.CLAUDE_CONFIG_DIR) ??
+    join(userHomeOf(context.io), '.claude');
+  const stdin = await readAll(context.io.stdin);
+  let input: unknown;
+  try {
+    input = JSON.parse(stdin);
+  } catch (error) {
+    throw new CliUsageError({
+      message: `meters claude-statusline: stdin is not JSON (${(error as Error).message}); Claude Code passes its status as JSON on stdin`,
+      flag: 'stdin',
+    });
+  }
+  const [{ captureClaudeStatusline }, { createClock }] = await Promise.all([
+    import('@bullswarm/meters'),
+    import('@bullswarm/store'),
+  ]);
+  const reading = await captureClaudeStatusline(input, configDir, { now: createClock(context.io.env) });
+  const model = (input as { model?: { display_name?: unknown } } | null)?.model?.display_name;
+  const parts: string[] = [];
+  if (typeof model === 'string' && model !== '') parts.push(model);
+  for (const window of reading?.windows ?? []) {
+    parts.push(`${window.kind === 'five_hour' ? '5h' : 'week'} ${formatCompact(window.usedPct)}%`);
+  }
+  context.io.out(`${parts.length === 0 ? 'bullswarm' : parts.join(' · ')}\n`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

@@ -1,0 +1,304 @@
+import type { ConnectorV1 } from '@bullswarm/connectors';
+import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import type { StateFile, StatePool } from '@bullswarm/store';
+import { CliUsageError } from '../cli/cli-errors';
+import { type CommandContext, printJson, withRuntime } from '../cli/command-context';
+import { parseKeyValue } from '../parse/parse-options';
+import { formatPoolLines } from '../pools/format-pool-line';
+import { buildPoolViews } from '../pools/pool-view';
+
+/** `bullswarm pools [--json]`: one line per pool (routing.md, "How the decision shows its work"). */
+export async function poolsListCommand(context: CommandContext, options: { json?: boolean }): Promise<void> {
+  const { buildPoolSnapshots } = await import('@bullswarm/dispatch');
+  await withRuntime(context, {}, async (runtime) => {
+    const snapshots = await buildPoolSnapshots(runtime);
+    const views = buildPoolViews(snapshots, { inflightPenaltyPct: runtime.state.config.inflightPenaltyPct });
+    if (options.json) {
+      printJson(context, { now: new Date(snapshots.now).toISOString(), pools: views });
+      return;
+    }
+    if (views.length === 0) {
+      context.io.out(
+        'no pools yet: run `bullswarm setup`, or `bullswarm pools add <connector>[:<account>]`\n',
+      );
+      return;
+    }
+    for (const line of formatPoolLines(views, snapshots.now, context.colors)) context.io.out(`${line}\n`);
+  });
+}
+
+/** Options of `bullswarm pools add`. */
+export interface PoolsAddOptions {
+  readonly label?: string;
+  readonly env?: readonly string[];
+  readonly command?: string;
+  readonly disabled?: boolean;
+  readonly model?: readonly string[];
+  readonly json?: boolean;
+}
+
+const ACCOUNT_PATTERN = /^[A-Za-z0-9._-]+$/;
+const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The connectors a home can use, for error messages: `claude-code, codex, …`. */
+function connectorList(runtime: BullswarmRuntime): string {
+  return [...runtime.connectors.keys()].sort().join(', ');
+}
+
+/** Resolves `<connector>[:<account>]` to a connector, an account and the pool id. */
+function parsePoolSpec(
+  runtime: BullswarmRuntime,
+  spec: string,
+): { connector: ConnectorV1; account: string | undefined; id: string } {
+  const colon = spec.indexOf(':');
+  const connectorId = colon === -1 ? spec : spec.slice(0, colon);
+  const account = colon === -1 ? undefined : spec.slice(colon + 1);
+  const connector = runtime.connectors.get(connectorId);
+  if (!connector) {
+    throw new CliUsageError({
+      message: `unknown connector "${connectorId}" in <connector>[:<account>]: known connectors are ${connectorList(runtime)}`,
+      flag: '<connector>',
+      expected: connectorList(runtime),
+    });
+  }
+  if (account !== undefined && (!ACCOUNT_PATTERN.test(account) || account === 'default')) {
+    throw new CliUsageError({
+      message:
+        account === 'default'
+          ? `account "default" is the connector's own login: add it as "${connectorId}" without an account`
+          : `account "${account}" is not valid: use letters, digits, ".", "_" or "-" (e.g. ${connectorId}:work)`,
+      flag: '<connector>[:<account>]',
+    });
+  }
+  return { connector, account, id: account === undefined ? connectorId : `${connectorId}:${account}` };
+}
+
+/**
+ * Checks `<tier>=<model>` against the connector's allow-list and returns the pool's `models`
+ * entries. `<tier>=none` leaves the tier without a model (the pool then never takes that tier).
+ */
+export function parseModelAssignments(
+  connector: ConnectorV1,
+  values: readonly string[],
+  flag = '--model',
+): Record<string, string | null> {
+  const models: Record<string, string | null> = {};
+  for (const value of values) {
+    const [tier, model] = parseKeyValue(value, flag, '<tier>=<model>, e.g. high=opus (or <tier>=none)');
+    models[tier] = model === 'none' ? null : checkAllowedModel(connector, tier, model, flag);
+  }
+  return models;
+}
+
+/** The model if the connector allows it for the tier; else a usage error listing what it allows. */
+export function checkAllowedModel(connector: ConnectorV1, tier: string, model: string, flag: string): string {
+  const tiers = Object.keys(connector.modelProfiles);
+  const profiles = connector.modelProfiles[tier];
+  if (!profiles) {
+    throw new CliUsageError({
+      message: `${flag}: connector ${connector.connectorId} has no tier "${tier}": its tiers are ${tiers.join(', ')}`,
+      flag,
+      expected: tiers.join(', '),
+    });
+  }
+  if (!profiles.some((profile) => profile.model === model)) {
+    const allowed = profiles.map((profile) => profile.model).join(', ');
+    throw new CliUsageError({
+      message: `${flag}: model "${model}" is not allowed for tier ${tier} on ${connector.connectorId}: allowed models are ${allowed}`,
+      flag,
+      expected: allowed,
+    });
+  }
+  return model;
+}
+
+/**
+ * `bullswarm pools add <connector>[:<account>]`. The pool starts with the connector's default model
+ * per tier unless `--model` names one; `--label` is checked before anything is written.
+ */
+export async function poolsAddCommand(
+  context: CommandContext,
+  spec: string,
+  options: PoolsAddOptions,
+): Promise<void> {
+  await withRuntime(context, {}, async (runtime) => {
+    const { connector, account, id } = parsePoolSpec(runtime, spec);
+    const models = parseModelAssignments(connector, options.model ?? []);
+    const env: Record<string, string> = {};
+    for (const value of options.env ?? []) {
+      const [name, envValue] = parseKeyValue(
+        value,
+        '--env',
+        'NAME=value, e.g. CLAUDE_CONFIG_DIR=/home/me/.claude-work',
+      );
+      if (!ENV_NAME_PATTERN.test(name)) {
+        throw new CliUsageError({
+          message: `--env "${value}": "${name}" is not an environment variable name (letters, digits, _)`,
+          flag: '--env',
+        });
+      }
+      env[name] = envValue;
+    }
+    if (options.command !== undefined && options.command.trim() === '') {
+      throw new CliUsageError({
+        message: '--command cannot be empty: give a path or a name on PATH',
+        flag: '--command',
+      });
+    }
+    const state = runtime.home.readState();
+    if (state.pools.some((pool) => pool.id === id)) {
+      throw new CliUsageError({
+        message: `pool ${id} already exists (remove it first with \`bullswarm pools remove ${id}\`)`,
+        flag: '<connector>[:<account>]',
+      });
+    }
+    if (options.label !== undefined) {
+      const { validateLabel } = await import('@bullswarm/store');
+      const pools = [...state.pools, { id } as StatePool];
+      validateLabel(id, options.label, { ...state, pools } as StateFile, runtime.home.readLabels());
+    }
+    const pool: StatePool = {
+      id,
+      connector: connector.connectorId,
+      ...(account === undefined ? {} : { account }),
+      enabled: options.disabled !== true,
+      models,
+      ...(Object.keys(env).length > 0 ? { env } : {}),
+      ...(options.command === undefined ? {} : { command: options.command }),
+      addedAt: new Date(runtime.clock()).toISOString(),
+    };
+    runtime.home.updateState((draft) => {
+      if (draft.pools.some((p) => p.id === id)) {
+        throw new CliUsageError({ message: `pool ${id} already exists`, flag: '<connector>[:<account>]' });
+      }
+      draft.pools.push(pool);
+    });
+    if (options.label !== undefined && options.label !== id) runtime.home.setLabel(id, options.label);
+    if (options.json) {
+      printJson(context, { added: pool, poolLabel: options.label ?? id });
+      return;
+    }
+    context.io.out(
+      `added pool ${id}${options.label !== undefined && options.label !== id ? ` (label ${options.label})` : ''}\n`,
+    );
+  });
+}
+
+/**
+ * `bullswarm pools remove <pool>`: removes the pool, any tier assignment naming it (state.json
+ * would otherwise be invalid), and its label. Its history in the store is kept.
+ */
+export async function poolsRemoveCommand(context: CommandContext, ref: string): Promise<void> {
+  await withRuntime(context, {}, async (runtime) => {
+    const id = runtime.home.resolvePoolRef(ref);
+    const droppedTiers: string[] = [];
+    runtime.home.updateState((draft) => {
+      draft.pools = draft.pools.filter((pool) => pool.id !== id);
+      for (const [tier, assignment] of Object.entries(draft.assignments)) {
+        if (assignment.pool === id) {
+          delete draft.assignments[tier];
+          droppedTiers.push(tier);
+        }
+      }
+    });
+    runtime.home.updateLabels((labels) => {
+      delete labels.labels[id];
+    });
+    context.io.out(`removed pool ${id}\n`);
+    if (droppedTiers.length > 0)
+      context.io.out(`dropped its tier assignment(s): ${droppedTiers.join(', ')}\n`);
+  });
+}
+
+/** `bullswarm pools enable|disable <pool>`. */
+export async function poolsEnableCommand(
+  context: CommandContext,
+  ref: string,
+  enabled: boolean,
+): Promise<void> {
+  await withRuntime(context, {}, async (runtime) => {
+    const id = runtime.home.resolvePoolRef(ref);
+    runtime.home.updateState((draft) => {
+      const pool = draft.pools.find((p) => p.id === id);
+      if (pool) pool.enabled = enabled;
+    });
+    context.io.out(`${enabled ? 'enabled' : 'disabled'} pool ${runtime.label(id)}\n`);
+  });
+}
+
+/** Options of `bullswarm pools label`. */
+export interface PoolsLabelOptions {
+  readonly list?: boolean;
+  readonly clear?: boolean;
+  readonly json?: boolean;
+}
+
+/**
+ * `bullswarm pools label <pool> <label>`, `pools label --list [--json]`, `pools label <pool> --clear`
+ * (routing.md, "Pool display labels": no spaces, never another pool's id; setting a pool's label
+ * to its own id clears it).
+ */
+export async function poolsLabelCommand(
+  context: CommandContext,
+  ref: string | undefined,
+  label: string | undefined,
+  options: PoolsLabelOptions,
+): Promise<void> {
+  const { openHome } = await import('@bullswarm/store');
+  const home = openHome({
+    ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
+    env: context.io.env,
+  });
+  if (options.list) {
+    if (ref !== undefined || options.clear) {
+      throw new CliUsageError({ message: '--list takes no pool and no --clear', flag: '--list' });
+    }
+    const rows = home.listLabels();
+    if (options.json) {
+      printJson(context, { labels: rows });
+      return;
+    }
+    if (rows.length === 0) {
+      context.io.out('no labels (set one with `bullswarm pools label <pool> <label>`)\n');
+      return;
+    }
+    const width = Math.max(...rows.map((row) => row.poolId.length));
+    for (const row of rows) {
+      context.io.out(
+        `${row.poolId.padEnd(width)} ${row.label}${row.configured ? '' : ' (pool not configured)'}\n`,
+      );
+    }
+    return;
+  }
+  if (ref === undefined) {
+    throw new CliUsageError({
+      message:
+        'missing <pool>: `pools label <pool> <label>`, `pools label <pool> --clear` or `pools label --list`',
+      flag: '<pool>',
+    });
+  }
+  if (options.clear) {
+    if (label !== undefined)
+      throw new CliUsageError({ message: '--clear takes no <label>', flag: '--clear' });
+    const removed = home.clearLabel(ref);
+    if (options.json) printJson(context, { pool: ref, cleared: removed });
+    else context.io.out(removed ? `cleared the label of ${ref}\n` : `${ref} had no label\n`);
+    return;
+  }
+  if (label === undefined) {
+    throw new CliUsageError({
+      message: 'missing <label> (or pass --clear to remove the label)',
+      flag: '<label>',
+    });
+  }
+  const result = home.setLabel(ref, label);
+  if (options.json) {
+    printJson(context, { poolId: result.poolId, poolLabel: result.label });
+    return;
+  }
+  context.io.out(
+    result.label === result.poolId
+      ? `${result.poolId} shows as its id (label cleared)\n`
+      : `${result.poolId} now shows as ${result.label}\n`,
+  );
+}

@@ -1,0 +1,337 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import {
+  type CandidateRow,
+  DEFAULT_LANE_TIER,
+  formatDurationMs,
+  formatTime,
+  type Lane,
+  type PoolRejection,
+  type RouteDecision,
+  type RouteTask,
+} from '@bullswarm/pacing';
+import { CliExit, CliUsageError } from '../cli/cli-errors';
+import { readAll } from '../cli/cli-io';
+import { type CommandContext, openCliRuntime, printJson } from '../cli/command-context';
+import { EXIT } from '../cli/exit-codes';
+import { parseLane, parseWholeNumber } from '../parse/parse-options';
+import type { AttemptReport, DispatchEvent, DispatchResult, DispatchTask } from '../run/dispatch-contract';
+
+/** Options of `bullswarm run`. */
+export interface RunOptions {
+  readonly lane?: string;
+  readonly effort?: string;
+  readonly promptFile?: string;
+  readonly addDir?: readonly string[];
+  readonly cwd?: string;
+  readonly workerPool?: string;
+  readonly retryAttempts?: string;
+  readonly dryRun?: boolean;
+  readonly json?: boolean;
+  /** `--no-caller`: accepted and ignored (the caller is never a pool of its own run). */
+  readonly caller?: boolean;
+}
+
+const TIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** A checked `bullswarm run` command line. */
+export interface RunPlan {
+  readonly lane: Lane;
+  readonly tier: string;
+  readonly prompt: string;
+  readonly cwd: string;
+  readonly addDirs: readonly string[];
+  readonly retryAttempts: number | undefined;
+  readonly workerPool: string | undefined;
+}
+
+function directory(path: string, flag: string): string {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    throw new CliUsageError({
+      message: `${flag} ${path}: no such directory`,
+      flag,
+      expected: 'an existing directory',
+    });
+  }
+  return path;
+}
+
+/** Reads and checks everything on the command line before anything is opened. */
+export async function planRun(
+  context: CommandContext,
+  words: readonly string[],
+  options: RunOptions,
+): Promise<RunPlan> {
+  const lane = parseLane(options.lane);
+  const tier = options.effort ?? DEFAULT_LANE_TIER[lane];
+  if (!TIER_PATTERN.test(tier)) {
+    throw new CliUsageError({
+      message: `--effort "${tier}" is not a tier name: expected low, medium, high (or a tier a connector declares)`,
+      flag: '--effort',
+    });
+  }
+  let prompt: string;
+  if (options.promptFile !== undefined) {
+    if (words.length > 0) {
+      throw new CliUsageError({
+        message: 'give the prompt either as an argument or with --prompt-file, not both',
+        flag: '--prompt-file',
+      });
+    }
+    const file = resolve(context.io.cwd, options.promptFile);
+    try {
+      prompt = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new CliUsageError({
+        message: `--prompt-file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        flag: '--prompt-file',
+      });
+    }
+  } else if (words.length === 1 && words[0] === '-') {
+    prompt = await readAll(context.io.stdin);
+  } else {
+    prompt = words.join(' ');
+  }
+  if (prompt.trim() === '') {
+    throw new CliUsageError({
+      message: 'missing <prompt>: pass the task as an argument, "-" to read stdin, or --prompt-file <file>',
+      flag: '<prompt>',
+    });
+  }
+  const cwd = directory(resolve(context.io.cwd, options.cwd ?? '.'), '--cwd');
+  const addDirs = (options.addDir ?? []).map((dir) => directory(resolve(context.io.cwd, dir), '--add-dir'));
+  return {
+    lane,
+    tier,
+    prompt,
+    cwd,
+    addDirs,
+    retryAttempts:
+      options.retryAttempts === undefined
+        ? undefined
+        : parseWholeNumber(options.retryAttempts, '--retry-attempts'),
+    workerPool: options.workerPool,
+  };
+}
+
+/** A new run id: `run-<utc yyyymmdd-hhmmss>-<6 hex>` (sortable by start, unique across processes). */
+export function newRunId(now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `run-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A candidate row as `run --json` prints it (times as ISO-8601). */
+function candidateJson(row: CandidateRow) {
+  return { ...row, pacingResetsAt: row.pacingResetsAt === null ? null : formatTime(row.pacingResetsAt) };
+}
+
+function rejectionJson(rejection: PoolRejection, runtime: BullswarmRuntime) {
+  return {
+    ...rejection,
+    poolLabel: runtime.label(rejection.poolId),
+    ...(rejection.backAt === undefined ? {} : { backAt: formatTime(rejection.backAt) }),
+  };
+}
+
+function attemptJson(attempt: AttemptReport) {
+  return {
+    ...attempt,
+    startedAt: formatTime(attempt.startedAt),
+    endedAt: formatTime(attempt.endedAt),
+    ...(attempt.resetsAt === undefined ? {} : { resetsAt: formatTime(attempt.resetsAt) }),
+  };
+}
+
+/**
+ * `bullswarm run --lane <lane> … <prompt>`: one routed run (a one-step workflow, `single-run`).
+ *
+ * - `--dry-run` routes with the live meters and prints `OK [<label>] <reason>` and the `forecast:`
+ *   line (or `NO POOL <reason>`, exit 1); nothing is spawned and nothing is written.
+ * - A real run prints `→ [<label>] <reason>` on stderr for each attempt, progress lines on a
+ *   terminal, the answer on stdout; on failure `FAILED [<label>] <kind>: <why>` and, when known,
+ *   `back at <time>`, exit 1. The attempt files are in `$BULLSWARM_HOME/runs/<runId>/`.
+ * - `--json` prints one object instead (and nothing on stderr): ok, kind, poolId, poolLabel, model,
+ *   reason, why, backAt, answer, attempts, runDir, candidates (the decision's rows in preference
+ *   order, each with its poolLabel), rejected.
+ */
+export async function runCommand(
+  context: CommandContext,
+  words: readonly string[],
+  options: RunOptions,
+): Promise<void> {
+  const plan = await planRun(context, words, options);
+  const runtime = await openCliRuntime(context, { createStore: !options.dryRun });
+  try {
+    const pin =
+      plan.workerPool === undefined
+        ? undefined
+        : { poolId: runtime.home.resolvePoolRef(plan.workerPool), source: '--worker-pool' as const };
+    if (options.dryRun) {
+      await dryRun(context, runtime, plan, pin, options);
+      return;
+    }
+    await realRun(context, runtime, plan, pin, options);
+  } finally {
+    runtime.close();
+  }
+}
+
+async function dryRun(
+  context: CommandContext,
+  runtime: BullswarmRuntime,
+  plan: RunPlan,
+  pin: RouteTask['pin'],
+  options: RunOptions,
+): Promise<void> {
+  const { routeTask } = await import('@bullswarm/dispatch');
+  const task: RouteTask = { lane: plan.lane, tier: plan.tier, kind: 'single-run', ...(pin ? { pin } : {}) };
+  const { decision } = await routeTask(runtime, task);
+  const ok = decision.poolId !== null;
+  if (options.json) {
+    printJson(context, {
+      ok,
+      dryRun: true,
+      kind: ok ? 'ok' : (decision.noPoolKind ?? 'unavailable'),
+      poolId: decision.poolId,
+      poolLabel: decision.poolId === null ? null : runtime.label(decision.poolId),
+      model: decision.model,
+      tier: plan.tier,
+      reason: decision.reason,
+      why: ok ? null : decision.reason,
+      backAt: decision.backAt === undefined ? null : formatTime(decision.backAt),
+      answer: null,
+      attempts: [],
+      runDir: null,
+      forecast: decision.forecastLine ?? null,
+      candidates: decision.candidates.map(candidateJson),
+      rejected: decision.rejected.map((r) => rejectionJson(r, runtime)),
+    });
+  } else if (ok) {
+    context.io.out(`OK [${runtime.label(decision.poolId!)}] ${decision.reason}\n`);
+    if (decision.forecastLine) context.io.out(`${decision.forecastLine}\n`);
+  } else {
+    printNoPool(context, decision);
+  }
+  if (!ok) throw new CliExit(EXIT.failed);
+}
+
+function printNoPool(context: CommandContext, decision: RouteDecision): void {
+  context.io.out(`NO POOL ${decision.reason}\n`);
+  if (decision.backAt !== undefined) context.io.out(`back at ${formatTime(decision.backAt)}\n`);
+}
+
+async function loadDispatchTask(): Promise<DispatchTask> {
+  const dispatch = (await import('@bullswarm/dispatch')) as Record<string, unknown>;
+  const dispatchTask = dispatch.dispatchTask;
+  if (typeof dispatchTask !== 'function') {
+    throw new CliUsageError({
+      message:
+        'this build of @bullswarm/dispatch cannot spawn agents yet (it exports no dispatchTask); use --dry-run to see the pick',
+      flag: 'run',
+    });
+  }
+  return dispatchTask as DispatchTask;
+}
+
+async function realRun(
+  context: CommandContext,
+  runtime: BullswarmRuntime,
+  plan: RunPlan,
+  pin: RouteTask['pin'],
+  options: RunOptions,
+): Promise<void> {
+  const dispatchTask = await loadDispatchTask();
+  const runId = newRunId(runtime.clock());
+  const runDir = join(runtime.home.home, 'runs', runId);
+  const quiet = options.json === true;
+  const progress = !quiet && context.io.stderrIsTTY;
+  const { colors } = context;
+
+  const onEvent = (event: DispatchEvent): void => {
+    if (quiet) return;
+    if (event.type === 'attempt.started') {
+      context.io.err(`${colors.cyan('→')} [${event.poolLabel}] ${event.reason}\n`);
+      if (progress) {
+        const model = event.model === null ? '' : ` model ${event.model}`;
+        const pid = event.pid === undefined ? '' : ` pid ${event.pid}`;
+        context.io.err(colors.dim(`  attempt ${event.attempt} started${model}${pid}\n`));
+      }
+    } else if (event.type === 'attempt.finished' && progress) {
+      const took = formatDurationMs(Math.max(0, event.endedAt - event.startedAt));
+      const next =
+        event.kind === 'ok' ? '' : event.willRetry ? ' · retrying on another pool' : ' · no retry left';
+      context.io.err(colors.dim(`  attempt ${event.attempt} finished: ${event.kind} after ${took}${next}\n`));
+    } else if (event.type === 'throttle.backoff' && progress) {
+      context.io.err(colors.dim(`  throttled: waiting ${formatDurationMs(event.waitMs)} on the same pool\n`));
+    } else if (event.type === 'route.decided' && event.poolId === null) {
+      // No pool at all: the result says why (FAILED …); nothing to add here.
+    }
+  };
+
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  let result: DispatchResult;
+  try {
+    result = await dispatchTask(runtime, {
+      action: 'run',
+      prompt: plan.prompt,
+      lane: plan.lane,
+      tier: plan.tier,
+      cwd: plan.cwd,
+      addDirs: plan.addDirs,
+      outputDir: runDir,
+      kind: 'single-run',
+      ...(pin ? { pin } : {}),
+      ...(plan.retryAttempts === undefined ? {} : { retryAttempts: plan.retryAttempts }),
+      signal: abort.signal,
+      onEvent,
+    });
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
+
+  const poolLabel = result.poolId === null ? null : runtime.label(result.poolId);
+  const hasAttempts = result.attempts.length > 0;
+  if (options.json) {
+    printJson(context, {
+      ok: result.ok,
+      dryRun: false,
+      kind: result.kind,
+      poolId: result.poolId,
+      poolLabel,
+      model: result.model,
+      tier: plan.tier,
+      reason: result.reason,
+      why: result.why ?? null,
+      backAt: result.backAt === undefined ? null : formatTime(result.backAt),
+      answer: result.answer ?? null,
+      attempts: result.attempts.map(attemptJson),
+      runId,
+      runDir: hasAttempts ? runDir : null,
+      throttleBackoffs: result.throttleBackoffs,
+      candidates: result.decision.candidates.map(candidateJson),
+      rejected: result.decision.rejected.map((r) => rejectionJson(r, runtime)),
+    });
+  } else if (result.ok) {
+    const answer = result.answer ?? '';
+    context.io.out(answer.endsWith('\n') ? answer : `${answer}\n`);
+    context.io.err(colors.dim(`attempt files: ${runDir}\n`));
+  } else {
+    const label = poolLabel ?? 'no pool';
+    context.io.err(`${colors.red('FAILED')} [${label}] ${result.kind}: ${result.why ?? result.reason}\n`);
+    if (result.backAt !== undefined) context.io.err(`back at ${formatTime(result.backAt)}\n`);
+    if (hasAttempts) context.io.err(colors.dim(`attempt files: ${runDir}\n`));
+  }
+  if (!result.ok) throw new CliExit(EXIT.failed);
+}

@@ -1,0 +1,103 @@
+import { LANES, type Lane, type WindowKind } from '@bullswarm/pacing';
+import { CliUsageError } from '../cli/cli-errors';
+
+/** Collects a repeatable option's values (`--add-dir a --add-dir b`). */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** `--lane`: one of analyze, build, chore. */
+export function parseLane(value: string | undefined, flag = '--lane'): Lane {
+  if (value === undefined) {
+    throw new CliUsageError({
+      message: `${flag} is required: one of ${LANES.join(', ')}`,
+      flag,
+      expected: LANES.join(', '),
+    });
+  }
+  if (!(LANES as readonly string[]).includes(value)) {
+    throw new CliUsageError({
+      message: `${flag} "${value}" is not a lane: expected one of ${LANES.join(', ')}`,
+      flag,
+      expected: LANES.join(', '),
+    });
+  }
+  return value as Lane;
+}
+
+/** A whole number >= `min` (`--retry-attempts 2`). */
+export function parseWholeNumber(value: string, flag: string, min = 0): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min) {
+    throw new CliUsageError({
+      message: `${flag} "${value}" is not valid: expected a whole number >= ${min}`,
+      flag,
+      expected: `a whole number >= ${min}`,
+    });
+  }
+  return Number(value);
+}
+
+/** A percentage >= 0 (values above 100 are kept: providers over-report). */
+export function parsePct(value: string, flag: string): number {
+  const n = Number(value.trim().replace(/%$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+    throw new CliUsageError({
+      message: `${flag} "${value}" is not valid: expected a percentage such as 42 or 87.5 (0 or more)`,
+      flag,
+      expected: 'a percentage >= 0',
+    });
+  }
+  return n;
+}
+
+/** `K=V` (`--env`, `--model`, `--resets-at`): the key before the first `=`, the value after it. */
+export function parseKeyValue(value: string, flag: string, what: string): [string, string] {
+  const at = value.indexOf('=');
+  if (at <= 0) {
+    throw new CliUsageError({
+      message: `${flag} "${value}" is not valid: expected ${what}`,
+      flag,
+      expected: what,
+    });
+  }
+  return [value.slice(0, at), value.slice(at + 1)];
+}
+
+const WINDOW_NAMES: Readonly<Record<string, WindowKind>> = {
+  '5h': 'five_hour',
+  five_hour: 'five_hour',
+  'five-hour': 'five_hour',
+  weekly: 'weekly',
+  monthly: 'monthly',
+};
+
+/** A window name as typed: `5h` (or `five_hour`), `weekly`, `monthly`. */
+export function parseWindowName(value: string, flag: string): WindowKind {
+  const kind = WINDOW_NAMES[value];
+  if (kind === undefined) {
+    throw new CliUsageError({
+      message: `${flag} window "${value}" is not valid: expected 5h, weekly or monthly`,
+      flag,
+      expected: '5h, weekly or monthly',
+    });
+  }
+  return kind;
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2}))?$/;
+
+/**
+ * An ISO-8601 instant with a zone (`2026-12-01T00:00:00Z`), or a date alone (midnight UTC);
+ * returns epoch ms. Zone-less times are refused: they would mean a different instant per machine.
+ */
+export function parseInstant(value: string, flag: string): number {
+  const ms = ISO_INSTANT.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new CliUsageError({
+      message: `${flag} "${value}" is not valid: expected an ISO-8601 instant with a zone, such as 2026-12-01T00:00:00Z`,
+      flag,
+      expected: 'an ISO-8601 instant such as 2026-12-01T00:00:00Z',
+    });
+  }
+  return ms;
+}

@@ -1,0 +1,219 @@
+import type { PoolDetail, PoolSnapshots } from '@bullswarm/dispatch';
+import {
+  buildCandidateRow,
+  checkSpent,
+  computePace,
+  DEFAULT_INFLIGHT_PENALTY_PCT,
+  effectiveWindow,
+  findWindow,
+  formatTime,
+  isFreeTierModel,
+  type MeterStatus,
+  type PoolSnapshot,
+  type SpendRates,
+  type WindowKind,
+} from '@bullswarm/pacing';
+
+/** The built-in effort tiers, in display order; other tiers follow sorted by name. */
+const TIER_ORDER = ['low', 'medium', 'high'];
+
+/** One window of a pool's meter, as `pools --json` prints it. */
+export interface PoolViewWindow {
+  readonly kind: WindowKind;
+  readonly usedPct: number;
+  /** ISO-8601, or null when the provider did not say. */
+  readonly resetsAt: string | null;
+  readonly windowMinutes: number;
+}
+
+/** The model of one tier on a pool. */
+export interface PoolViewModel {
+  /** The model name; null means the connector CLI's own default. */
+  readonly model: string | null;
+  readonly free: boolean;
+}
+
+/** A window at 100% that keeps the pool out until it resets. */
+export interface PoolViewSpentWindow {
+  readonly window: WindowKind;
+  /** ISO-8601, or null when the reset is unknown. */
+  readonly until: string | null;
+}
+
+/**
+ * The state words of `bullswarm pools`, most binding first:
+ * - `unavailable`: the pool's connector is not installed (it cannot run anything);
+ * - `disabled`: never a candidate;
+ * - `burst-gated`: a 5-hour, weekly or monthly window at 100% until it resets;
+ * - `near-5h-limit`: the 5-hour reading is at or above 75% (a soft penalty, never a cutoff);
+ * - `expiring-soon`: the pacing window resets soon with quota left (ranked on urgency);
+ * - `ready`: none of the above.
+ */
+export type PoolState =
+  | 'unavailable'
+  | 'disabled'
+  | 'burst-gated'
+  | 'near-5h-limit'
+  | 'expiring-soon'
+  | 'ready';
+
+/** Everything `bullswarm pools` shows about one pool (also its `--json` row). */
+export interface PoolView {
+  readonly id: string;
+  readonly poolLabel: string;
+  readonly connector: string;
+  readonly account: string;
+  readonly enabled: boolean;
+  /** Relative cost 1–5 (display only); null when the connector is not installed. */
+  readonly cost: number | null;
+  readonly lanes: readonly string[];
+  /** Per tier: the model and whether it is free; null when the tier has no model on this pool. */
+  readonly models: Readonly<Record<string, PoolViewModel | null>>;
+  readonly meter: {
+    readonly status: MeterStatus;
+    readonly windows: readonly PoolViewWindow[];
+    readonly readAt: string | null;
+  };
+  readonly meterError: string | null;
+  readonly meterHoldUntil: string | null;
+  readonly pacingWindow: 'weekly' | 'monthly';
+  /** Surplus: elapsed% − used% of the pacing window; null when unknown (shown `-`). */
+  readonly pace: number | null;
+  readonly usedPct: number | null;
+  readonly elapsedPct: number | null;
+  readonly inflight: number;
+  /** What the in-flight work is charged against the pace, in points. */
+  readonly inflightCharge: number;
+  /** The 5-hour window; null when the pool has no 5-hour reading. */
+  readonly fiveHour: {
+    readonly usedPct: number;
+    /** The reading plus what in-flight work is expected to add (equal to it without a measured rate). */
+    readonly projectedPct: number;
+    readonly elapsedPct: number | null;
+  } | null;
+  readonly spendRates: SpendRates;
+  readonly expiringSoon: boolean;
+  readonly urgency: number | null;
+  /** Minutes until the pacing window resets; null when unknown. */
+  readonly resetsInMinutes: number | null;
+  readonly spentWindows: readonly PoolViewSpentWindow[];
+  /** Why the pool cannot run anything, independent of meters (its connector is missing). */
+  readonly problem: string | null;
+  /** The most binding state (see {@link PoolState}). */
+  readonly state: PoolState;
+  /** Every state that applies, most binding first (`near-5h-limit` and `expiring-soon` can combine). */
+  readonly states: readonly PoolState[];
+}
+
+/** Tiers of a pool in display order: low, medium, high, then any other tier by name. */
+export function orderedTiers(tiers: Iterable<string>): string[] {
+  const list = [...new Set(tiers)];
+  const rank = (tier: string) => {
+    const index = TIER_ORDER.indexOf(tier);
+    return index === -1 ? TIER_ORDER.length : index;
+  };
+  return list.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Builds the view of every pool from its routing snapshot, sorted by pool id. Every number comes
+ * from `@bullswarm/pacing`: pace from `computePace`, the 5-hour projection, in-flight charge,
+ * expiring-soon and urgency from `buildCandidateRow` (the same function routing uses; only the
+ * fields that do not depend on a task are read), spent windows from `checkSpent`.
+ */
+export function buildPoolViews(
+  snapshots: PoolSnapshots,
+  options: { readonly inflightPenaltyPct?: number } = {},
+): PoolView[] {
+  const now = snapshots.now;
+  const penalty = options.inflightPenaltyPct ?? DEFAULT_INFLIGHT_PENALTY_PCT;
+  return [...snapshots.pools]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((pool) => buildPoolView(pool, snapshots.details.get(pool.id), now, penalty));
+}
+
+function buildPoolView(
+  pool: PoolSnapshot,
+  detail: PoolDetail | undefined,
+  now: number,
+  penaltyPct: number,
+): PoolView {
+  const pace = computePace(pool, now);
+  // Task-independent fields only: the tier and lane below do not change pace, in-flight charge,
+  // the 5-hour projection (in-flight work), expiring-soon or urgency.
+  const row = buildCandidateRow(
+    pool,
+    { lane: pool.lanes[0] ?? 'analyze', tier: 'medium', kind: 'single-run' },
+    now,
+    {},
+    penaltyPct,
+  );
+  const spent = checkSpent(pool, now);
+  const spentWindows: PoolViewSpentWindow[] = (spent?.spentWindows ?? []).map((kind) => {
+    const raw = findWindow(pool.meter, kind);
+    const resetsAt = raw === null ? undefined : effectiveWindow(raw, now).resetsAt;
+    return { window: kind, until: resetsAt === undefined ? null : formatTime(resetsAt) };
+  });
+
+  const models: Record<string, PoolViewModel | null> = {};
+  for (const tier of orderedTiers(Object.keys(pool.models))) {
+    const tierModel = pool.models[tier];
+    models[tier] =
+      tierModel == null ? null : { model: tierModel.model ?? null, free: isFreeTierModel(tierModel) };
+  }
+
+  const problem = detail?.problem ?? null;
+  const states: PoolState[] = [];
+  if (problem !== null) states.push('unavailable');
+  if (!pool.enabled) states.push('disabled');
+  if (spent !== null) states.push('burst-gated');
+  if (row.nearFiveHourLimit) states.push('near-5h-limit');
+  if (row.expiringSoon) states.push('expiring-soon');
+  if (states.length === 0) states.push('ready');
+
+  const meter = pool.meter;
+  return {
+    id: pool.id,
+    poolLabel: pool.label ?? pool.id,
+    connector: pool.connectorId,
+    account: detail?.account ?? (pool.id.includes(':') ? pool.id.slice(pool.id.indexOf(':') + 1) : 'default'),
+    enabled: pool.enabled,
+    cost: pool.cost ?? null,
+    lanes: pool.lanes,
+    models,
+    meter: {
+      status: meter.status,
+      windows: meter.windows.map((w) => ({
+        kind: w.kind,
+        usedPct: w.usedPct,
+        resetsAt: w.resetsAt === undefined ? null : formatTime(w.resetsAt),
+        windowMinutes: w.windowMinutes,
+      })),
+      readAt: meter.readAt === undefined ? null : formatTime(meter.readAt),
+    },
+    meterError: meter.meterError ?? null,
+    meterHoldUntil: meter.meterHoldUntil === undefined ? null : formatTime(meter.meterHoldUntil),
+    pacingWindow: pool.pacingWindow,
+    pace: pace.pace,
+    usedPct: pace.usedPct,
+    elapsedPct: pace.elapsedPct,
+    inflight: row.inflight,
+    inflightCharge: row.inflightCharge,
+    fiveHour:
+      row.fiveHourUsedPct === null
+        ? null
+        : {
+            usedPct: row.fiveHourUsedPct,
+            projectedPct: row.projectedFiveHourPct ?? row.fiveHourUsedPct,
+            elapsedPct: row.fiveHourElapsedPct,
+          },
+    spendRates: pool.spendRates,
+    expiringSoon: row.expiringSoon,
+    urgency: row.urgency,
+    resetsInMinutes: row.resetsInMinutes,
+    spentWindows,
+    problem,
+    state: states[0]!,
+    states,
+  };
+}

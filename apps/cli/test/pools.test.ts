@@ -1,0 +1,387 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bullswarm, tempDirs } from './support/cli';
+import { nowEnv, type PoolSpec, writeHome } from './support/homes';
+
+const NOW = Date.parse('2026-09-10T12:00:00Z');
+const WEEK = 10_080;
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+/**
+ * routing.md's worked example: two Claude accounts, a Grok subscription, a Codex CLI with no usage
+ * reader (disabled), read through file meters. The analyze task's medium tier has a model only on
+ * grok and codex (the Claude pools hold none), so a dry run picks grok.
+ */
+function workedExampleHome(): string {
+  const home = dirs.make();
+  const pools: PoolSpec[] = [
+    {
+      connector: 'claude-code',
+      models: { medium: null },
+      meter: { type: 'file' },
+      windows: [
+        { kind: 'weekly', usedPct: 31, resetsInMin: WEEK * (1 - 0.263) },
+        { kind: 'five_hour', usedPct: 27, resetsInMin: 300 * (1 - 0.54) },
+      ],
+    },
+    {
+      connector: 'claude-code',
+      account: 'acme',
+      models: { medium: null },
+      meter: { type: 'file' },
+      windows: [
+        { kind: 'weekly', usedPct: 30, resetsInMin: WEEK * (1 - 0.656) },
+        { kind: 'five_hour', usedPct: 15, resetsInMin: 300 * (1 - 0.44) },
+      ],
+    },
+    { connector: 'codex', enabled: false, meter: { type: 'none' } },
+    {
+      connector: 'grok',
+      meter: { type: 'file' },
+      windows: [{ kind: 'weekly', usedPct: 74, resetsInMin: WEEK * (1 - 0.725) }],
+    },
+  ];
+  writeHome(home, pools, NOW);
+  return home;
+}
+
+describe('bullswarm pools', () => {
+  it("prints routing.md's worked example lines, [cache] once the meters are cached", async () => {
+    const home = workedExampleHome();
+    const env = nowEnv(NOW);
+    const first = await bullswarm(['pools'], { home, env });
+    expect(first.exitCode).toBe(0);
+    // The first read goes to the meter files (live, no marker) …
+    expect(first.stdout).toContain(
+      'claude-code:acme cost=4 lanes=analyze/build/chore weekly used 30% elapsed 65.6% surplus=35.6',
+    );
+    // … the second is served from the cache.
+    const second = await bullswarm(['pools'], { home, env });
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout).toBe(
+      [
+        'claude-code      cost=4 lanes=analyze/build/chore weekly used 31% elapsed 26.3% [cache] surplus=-4.7 inflight=0 5h=27% (54% elapsed) ready',
+        'claude-code:acme cost=4 lanes=analyze/build/chore weekly used 30% elapsed 65.6% [cache] surplus=35.6 inflight=0 5h=15% (44% elapsed) ready',
+        'codex            cost=3 lanes=analyze/build/chore unmetered surplus=- inflight=0 disabled',
+        'grok             cost=2 lanes=analyze/build/chore weekly used 74% elapsed 72.5% [cache] surplus=-1.5 inflight=0 ready',
+        '',
+      ].join('\n'),
+    );
+    const dry = await bullswarm(['run', '--lane', 'analyze', '--dry-run', 'Explain the parser'], {
+      home,
+      env,
+    });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stdout).toBe(
+      'OK [grok] most-behind capable pool (surplus -1.5)\n' +
+        'forecast: inflight=0 5h ?%->?% expected=5.67m rate=unmeasured basis=bootstrap\n',
+    );
+  });
+
+  it('--json carries the same numbers per pool, with the durable id and poolLabel', async () => {
+    const home = workedExampleHome();
+    await bullswarm(['pools', 'label', 'claude-code:acme', 'acme'], { home });
+    const result = await bullswarm(['pools', '--json'], { home, env: nowEnv(NOW) });
+    expect(result.exitCode).toBe(0);
+    const json = JSON.parse(result.stdout) as { now: string; pools: Record<string, unknown>[] };
+    expect(json.now).toBe('2026-09-10T12:00:00.000Z');
+    expect(json.pools.map((p) => p.id)).toEqual(['claude-code', 'claude-code:acme', 'codex', 'grok']);
+    const acme = json.pools[1]!;
+    expect(acme).toMatchObject({
+      id: 'claude-code:acme',
+      poolLabel: 'acme',
+      connector: 'claude-code',
+      account: 'acme',
+      enabled: true,
+      cost: 4,
+      lanes: ['analyze', 'build', 'chore'],
+      models: { low: { model: 'haiku', free: false }, medium: null, high: { model: 'opus', free: false } },
+      meter: { status: 'live', readAt: '2026-09-10T12:00:00Z' },
+      meterError: null,
+      meterHoldUntil: null,
+      pacingWindow: 'weekly',
+      usedPct: 30,
+      inflight: 0,
+      spendRates: {},
+      expiringSoon: false,
+      urgency: null,
+      state: 'ready',
+      states: ['ready'],
+    });
+    expect(acme.pace).toBeCloseTo(35.6, 6);
+    expect(acme.elapsedPct).toBeCloseTo(65.6, 6);
+    expect(acme.fiveHour).toMatchObject({ usedPct: 15, projectedPct: 15 });
+    expect((acme.fiveHour as { elapsedPct: number }).elapsedPct).toBeCloseTo(44, 6);
+    expect((acme.meter as { windows: unknown[] }).windows).toHaveLength(2);
+    const codex = json.pools[2]!;
+    expect(codex).toMatchObject({
+      id: 'codex',
+      poolLabel: 'codex',
+      enabled: false,
+      meter: { status: 'unmetered', windows: [], readAt: null },
+      pace: null,
+      fiveHour: null,
+      state: 'disabled',
+    });
+  });
+
+  it('marks a reading held after a failed poll as stale, with the error and when it retries', async () => {
+    const home = dirs.make();
+    writeHome(
+      home,
+      [
+        {
+          connector: 'grok',
+          meter: { type: 'file' },
+          windows: [{ kind: 'weekly', usedPct: 40, resetsInMin: 5040 }],
+        },
+      ],
+      NOW,
+    );
+    expect((await bullswarm(['pools'], { home, env: nowEnv(NOW) })).exitCode).toBe(0);
+    rmSync(join(home, 'meters', 'grok.json'));
+    // Past the 120 s cache TTL the source is polled again and fails; the last good reading is held.
+    const later = NOW + 10 * 60_000;
+    const result = await bullswarm(['pools'], { home, env: nowEnv(later) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('weekly used 40% elapsed');
+    expect(result.stdout).toContain('[stale · no meter file, retry in 1m]');
+    const json = JSON.parse((await bullswarm(['pools', '--json'], { home, env: nowEnv(later) })).stdout);
+    expect(json.pools[0]).toMatchObject({
+      meter: { status: 'stale' },
+      meterError: 'no meter file',
+      meterHoldUntil: '2026-09-10T12:10:30Z',
+    });
+  });
+
+  it('names the free model per tier when free-ness differs per tier, and once when it does not', async () => {
+    const home = dirs.make();
+    writeHome(
+      home,
+      [
+        { connector: 'opencode', meter: { type: 'none' } },
+        { connector: 'echo' },
+        { connector: 'sim', account: 'a', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }] },
+        { connector: 'sim', account: 'paid', models: { low: 'sim/lite' } },
+      ],
+      NOW,
+    );
+    const result = await bullswarm(['pools'], { home, env: nowEnv(NOW) });
+    expect(result.exitCode).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.find((l) => l.startsWith('echo '))).toMatch(/ free=echo ready$/);
+    expect(lines.find((l) => l.startsWith('opencode '))).toContain(
+      ' free=low:opencode/mimo-v2.6-flash-free,medium:opencode/muse-spark-1.3-contributor-free ready',
+    );
+    expect(lines.find((l) => l.startsWith('sim:a '))).toContain(' free=low:sim/lite:free ready');
+    expect(lines.find((l) => l.startsWith('sim:paid '))).not.toContain('free=');
+    const json = JSON.parse((await bullswarm(['pools', '--json'], { home, env: nowEnv(NOW) })).stdout);
+    const opencode = json.pools.find((p: { id: string }) => p.id === 'opencode');
+    expect(opencode.models.high).toEqual({ model: 'opencode/claude-sonnet-4-5', free: false });
+    expect(opencode.models.low).toEqual({ model: 'opencode/mimo-v2.6-flash-free', free: true });
+  });
+
+  it('shows near-limit, burst-gated and expiring-soon states with their numbers', async () => {
+    const home = dirs.make();
+    writeHome(
+      home,
+      [
+        {
+          connector: 'sim',
+          account: 'near',
+          windows: [
+            { kind: 'five_hour', usedPct: 80, resetsInMin: 150 },
+            { kind: 'weekly', usedPct: 20, resetsInMin: 5040 },
+          ],
+        },
+        {
+          connector: 'sim',
+          account: 'gated',
+          windows: [
+            { kind: 'five_hour', usedPct: 100, resetsInMin: 30 },
+            { kind: 'weekly', usedPct: 20, resetsInMin: 5040 },
+          ],
+        },
+        {
+          connector: 'sim',
+          account: 'month',
+          subscription: { quotaWindow: 'monthly' },
+          windows: [{ kind: 'monthly', usedPct: 60, resetsInMin: 2 * 1440 }],
+        },
+        {
+          connector: 'sim',
+          account: 'both',
+          windows: [
+            { kind: 'five_hour', usedPct: 90, resetsInMin: 60 },
+            { kind: 'weekly', usedPct: 50, resetsInMin: 600 },
+          ],
+        },
+      ],
+      NOW,
+    );
+    const result = await bullswarm(['pools'], { home, env: nowEnv(NOW) });
+    expect(result.exitCode).toBe(0);
+    const line = (label: string) => result.stdout.split('\n').find((l) => l.startsWith(`${label} `))!;
+    expect(line('sim:near')).toMatch(/ 5h=80% \(50% elapsed\) free=low:sim\/lite:free NEAR-5H-LIMIT$/);
+    expect(line('sim:gated')).toMatch(
+      / 5h=100% \(90% elapsed\) .*BURST-GATED 5-hour until 2026-09-10T12:30:00Z$/,
+    );
+    // 2 days left of a 30-day month: 93.3% elapsed − 60% used = 33.3; urgency 33.3 / (2/30) = 500.
+    expect(line('sim:month')).toMatch(
+      /monthly used 60% elapsed 93.3% surplus=33.3 .* resets in 2d 0h EXPIRING-SOON urgency=500$/,
+    );
+    expect(line('sim:both')).toMatch(/ NEAR-5H-LIMIT resets in 10h 0m EXPIRING-SOON urgency=/);
+    // Labels are padded to the widest one.
+    expect(line('sim:near')).toMatch(/^sim:near {2}cost=1/);
+    const json = JSON.parse((await bullswarm(['pools', '--json'], { home, env: nowEnv(NOW) })).stdout);
+    const gated = json.pools.find((p: { id: string }) => p.id === 'sim:gated');
+    expect(gated).toMatchObject({
+      state: 'burst-gated',
+      spentWindows: [{ window: 'five_hour', until: '2026-09-10T12:30:00Z' }],
+    });
+    const both = json.pools.find((p: { id: string }) => p.id === 'sim:both');
+    expect(both.states).toEqual(['near-5h-limit', 'expiring-soon']);
+    expect(both.expiringSoon).toBe(true);
+  });
+
+  it('says how to add pools when there are none, and creates nothing', async () => {
+    const home = join(dirs.make(), 'fresh');
+    const result = await bullswarm(['pools'], { home });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('no pools yet');
+    expect(existsSync(home)).toBe(false);
+  });
+});
+
+describe('bullswarm pools add/remove/enable/disable', () => {
+  it('adds a pool checked against the connector, and refuses an unknown connector or model', async () => {
+    const home = dirs.make();
+    const add = await bullswarm(
+      [
+        'pools',
+        'add',
+        'codex:work',
+        '--label',
+        'work',
+        '--model',
+        'high=gpt-5.1-codex',
+        '--model',
+        'low=none',
+        '--env',
+        'CODEX_HOME=/tmp/x',
+      ],
+      { home },
+    );
+    expect(add.exitCode).toBe(0);
+    expect(add.stdout).toContain('added pool codex:work (label work)');
+    const state = JSON.parse(readFileSync(join(home, 'state.json'), 'utf8'));
+    expect(state.pools[0]).toMatchObject({
+      id: 'codex:work',
+      connector: 'codex',
+      account: 'work',
+      enabled: true,
+      models: { high: 'gpt-5.1-codex', low: null },
+      env: { CODEX_HOME: '/tmp/x' },
+    });
+    expect(JSON.parse(readFileSync(join(home, 'pool-labels.json'), 'utf8')).labels).toEqual({
+      'codex:work': 'work',
+    });
+
+    const unknown = await bullswarm(['pools', 'add', 'nosuch'], { home });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown connector "nosuch".*known connectors are .*claude-code.*codex/);
+
+    const badModel = await bullswarm(['pools', 'add', 'claude-code', '--model', 'high=gpt-4'], { home });
+    expect(badModel.exitCode).toBe(2);
+    expect(badModel.stderr).toContain(
+      'model "gpt-4" is not allowed for tier high on claude-code: allowed models are opus, claude-opus-4-5, sonnet',
+    );
+
+    const twice = await bullswarm(['pools', 'add', 'codex:work'], { home });
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toContain('pool codex:work already exists');
+
+    const disabled = await bullswarm(['pools', 'disable', 'work'], { home });
+    expect(disabled.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, 'state.json'), 'utf8')).pools[0].enabled).toBe(false);
+    expect((await bullswarm(['pools'], { home })).stdout).toMatch(/^work +cost=3 .* disabled$/m);
+    expect((await bullswarm(['pools', 'enable', 'codex:work'], { home })).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, 'state.json'), 'utf8')).pools[0].enabled).toBe(true);
+
+    const removed = await bullswarm(['pools', 'remove', 'work'], { home });
+    expect(removed.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, 'state.json'), 'utf8')).pools).toEqual([]);
+    expect(JSON.parse(readFileSync(join(home, 'pool-labels.json'), 'utf8')).labels).toEqual({});
+  });
+});
+
+describe('bullswarm pools label', () => {
+  function twoPools(): string {
+    const home = dirs.make();
+    writeHome(
+      home,
+      [
+        { connector: 'sim', account: 'a', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }] },
+        { connector: 'sim', account: 'b', windows: [{ kind: 'weekly', usedPct: 30, resetsInMin: 5040 }] },
+      ],
+      NOW,
+    );
+    return home;
+  }
+
+  it('shows labels everywhere people look and accepts them in place of ids', async () => {
+    const home = twoPools();
+    const env = nowEnv(NOW);
+    const set = await bullswarm(['pools', 'label', 'sim:a', 'alpha'], { home });
+    expect(set.exitCode).toBe(0);
+    expect(set.stdout).toBe('sim:a now shows as alpha\n');
+    const pools = await bullswarm(['pools'], { home, env });
+    expect(pools.stdout).toMatch(/^alpha cost=1 /m);
+    expect(pools.stdout).toMatch(/^sim:b cost=1 /m);
+    const dry = await bullswarm(['run', '--lane', 'analyze', '--dry-run', '--worker-pool', 'alpha', 'x'], {
+      home,
+      env,
+    });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stdout).toMatch(/^OK \[alpha\] pinned to alpha \(--worker-pool\)/);
+    const list = await bullswarm(['pools', 'label', '--list', '--json'], { home });
+    expect(JSON.parse(list.stdout)).toEqual({
+      labels: [{ poolId: 'sim:a', label: 'alpha', configured: true }],
+    });
+    expect((await bullswarm(['pools', 'label', '--list'], { home })).stdout).toBe('sim:a alpha\n');
+    // A label can be moved by naming the pool by its label.
+    expect((await bullswarm(['pools', 'label', 'alpha', 'first'], { home })).exitCode).toBe(0);
+    const cleared = await bullswarm(['pools', 'label', 'first', '--clear'], { home });
+    expect(cleared.exitCode).toBe(0);
+    expect((await bullswarm(['pools'], { home, env })).stdout).toMatch(/^sim:a cost=1 /m);
+  });
+
+  it.each([
+    [
+      'has a space',
+      ['sim:a', 'my pool'],
+      'label "my pool" for pool sim:a: a label cannot contain spaces or control characters',
+    ],
+    [
+      "is another pool's id",
+      ['sim:a', 'sim:b'],
+      `label "sim:b" for pool sim:a: a label cannot equal another pool's id (sim:b)`,
+    ],
+  ])('refuses a label that %s (exit 2, why)', async (_what, args, message) => {
+    const home = twoPools();
+    const before = existsSync(join(home, 'pool-labels.json'));
+    const result = await bullswarm(['pools', 'label', ...args], { home });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`error: ${message}\n`);
+    expect(existsSync(join(home, 'pool-labels.json'))).toBe(before);
+  });
+
+  it('refuses a label for an unknown pool, listing the known ones', async () => {
+    const home = twoPools();
+    const result = await bullswarm(['pools', 'label', 'sim:zzz', 'z'], { home });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe('error: unknown pool "sim:zzz": known pools: sim:a, sim:b\n');
+  });
+});

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type Options, type ResultPromise } from 'execa';
+
+/** The built binary under test. */
+export const CLI_PATH = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+/** Variables a test never inherits: bullswarm's own, and every agent CLI's caller markers. */
+const SCRUBBED = /^(BULLSWARM_|CLAUDE|CODEX_|GEMINI_CLI|OPENCODE|GROK_|NO_COLOR$|FORCE_COLOR$)/;
+
+/** The test process's environment without bullswarm and agent variables. */
+export function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !SCRUBBED.test(name)) env[name] = value;
+  }
+  return env;
+}
+
+/** Options of {@link bullswarm}. */
+export interface CliRunOptions {
+  /** `$BULLSWARM_HOME`. */
+  readonly home?: string;
+  /** More environment (wins over the base). */
+  readonly env?: Record<string, string | undefined>;
+  readonly input?: string;
+  readonly cwd?: string;
+}
+
+function execaOptions(options: CliRunOptions): Options {
+  const env: Record<string, string | undefined> = { ...baseEnv(), ...options.env };
+  if (options.home !== undefined) env.BULLSWARM_HOME = options.home;
+  return {
+    env,
+    extendEnv: false,
+    stripFinalNewline: false,
+    reject: false,
+    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  };
+}
+
+/** Runs the built `bullswarm` with `args` and waits for it (never rejects on a non-zero exit). */
+export async function bullswarm(args: readonly string[], options: CliRunOptions = {}) {
+  const result = await execa(process.execPath, [CLI_PATH, ...args], execaOptions(options));
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** Starts the built `bullswarm` without waiting (for kill and concurrency tests). */
+export function startBullswarm(args: readonly string[], options: CliRunOptions = {}): ResultPromise {
+  return execa(process.execPath, [CLI_PATH, ...args], execaOptions(options)) as ResultPromise;
+}
+
+/** Temp directories removed after each test (call `cleanup` in afterEach). */
+export function tempDirs() {
+  const dirs: string[] = [];
+  return {
+    make(prefix = 'bullswarm-cli-'): string {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+    cleanup(): void {
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
