@@ -1,0 +1,215 @@
+import { isRecordedProcessAlive, readProcessStartTime } from '@bullswarm/store';
+import { SwarmInputError } from '../errors/swarm-input-error';
+import type { PlanRef } from '../plans/plan-location';
+import { checkAddress } from '../settings/agent-address';
+import type { SwarmContext } from '../store/swarm-context';
+
+/** An agent as registered, with its reachability now. */
+export interface AgentRecord {
+  readonly address: string;
+  readonly host: string;
+  /** The agent's process, when it registered one. */
+  readonly pid: number | undefined;
+  /** The account it runs on. */
+  readonly poolId: string | undefined;
+  /** The plan it works on. */
+  readonly plan: PlanRef | undefined;
+  readonly registeredAt: number;
+  readonly heartbeatAt: number;
+  /** Set when it deregistered. */
+  readonly stoppedAt: number | undefined;
+  readonly reachable: boolean;
+  /** Why it is (un)reachable, in one phrase. */
+  readonly why: string;
+}
+
+/** Options of {@link AgentRegistry.register}. */
+export interface RegisterAgentOptions {
+  readonly address: string;
+  /** The agent's own process on this host (its liveness is part of reachability). */
+  readonly pid?: number;
+  readonly poolId?: string;
+  readonly plan?: PlanRef;
+}
+
+/** The reachability of an address now. */
+export interface Reachability {
+  readonly address: string;
+  readonly reachable: boolean;
+  readonly why: string;
+  readonly agent: AgentRecord | undefined;
+}
+
+interface AgentRow {
+  address: string;
+  host: string;
+  pid: number | null;
+  pid_start: string | null;
+  pool_id: string | null;
+  plan_repo: string | null;
+  plan_id: string | null;
+  registered_at: number;
+  heartbeat_at: number;
+  stopped_at: number | null;
+}
+
+/**
+ * Agent addresses and heartbeats: who is reachable.
+ *
+ * **Unreachable** means any of: the address was never registered ("has no agent"); it
+ * deregistered; its registered process on this host is gone (the pid is dead, or reused by a newer
+ * process — start times differ); or it sent no heartbeat for `BULLSWARM_AGENT_STALE_SEC`
+ * (default 900 s). Agents registered from other hosts are judged by heartbeat alone. Everything
+ * else is reachable. Nothing polls: agents heartbeat at their turn boundaries.
+ */
+export interface AgentRegistry {
+  /** Register (or re-register) an address: a fresh heartbeat, no longer stopped. */
+  register(options: RegisterAgentOptions): AgentRecord;
+  /**
+   * A heartbeat: the agent is alive now. Renews every unexpired lease it holds (in the same
+   * transaction) and returns how many.
+   * @throws SwarmInputError when the address was never registered.
+   */
+  heartbeat(address: string): { readonly agent: AgentRecord; readonly renewedLeases: number };
+  /** Mark an address stopped (unreachable from now on); returns whether it was registered. */
+  deregister(address: string): boolean;
+  /** Attach the agent's process (e.g. once its launch has spawned it). */
+  setPid(address: string, pid: number): void;
+  get(address: string): AgentRecord | undefined;
+  list(): AgentRecord[];
+  reachability(address: string): Reachability;
+}
+
+/** Creates the registry over a swarm context. */
+export function createAgentRegistry(context: SwarmContext): AgentRegistry {
+  const { db } = context;
+  const toRecord = (row: AgentRow, now: number): AgentRecord => {
+    const judged = judge(row, now, context);
+    return {
+      address: row.address,
+      host: row.host,
+      pid: row.pid ?? undefined,
+      poolId: row.pool_id ?? undefined,
+      plan: row.plan_repo && row.plan_id ? { repo: row.plan_repo, id: row.plan_id } : undefined,
+      registeredAt: row.registered_at,
+      heartbeatAt: row.heartbeat_at,
+      stoppedAt: row.stopped_at ?? undefined,
+      reachable: judged.reachable,
+      why: judged.why,
+    };
+  };
+  const select = (address: string) =>
+    db.prepare('SELECT * FROM swarm_agents WHERE address = ?').get(address) as AgentRow | undefined;
+
+  const registry: AgentRegistry = {
+    register(options) {
+      const address = checkAddress(options.address, 'address');
+      if (options.pid !== undefined && !(Number.isInteger(options.pid) && options.pid > 0)) {
+        throw new SwarmInputError({
+          field: '--pid',
+          expected: 'a positive process id',
+          received: String(options.pid),
+        });
+      }
+      const now = context.clock();
+      const pidStart = options.pid === undefined ? null : (readProcessStartTime(options.pid) ?? null);
+      context.tx(() => {
+        db.prepare(
+          `INSERT INTO swarm_agents (address, host, pid, pid_start, pool_id, plan_repo, plan_id, registered_at, heartbeat_at, stopped_at)
+           VALUES (@address, @host, @pid, @pidStart, @poolId, @planRepo, @planId, @now, @now, NULL)
+           ON CONFLICT (address) DO UPDATE SET host = @host, pid = @pid, pid_start = @pidStart,
+             pool_id = COALESCE(@poolId, pool_id), plan_repo = COALESCE(@planRepo, plan_repo),
+             plan_id = COALESCE(@planId, plan_id), heartbeat_at = @now, stopped_at = NULL`,
+        ).run({
+          address,
+          host: context.host,
+          pid: options.pid ?? null,
+          pidStart,
+          poolId: options.poolId ?? null,
+          planRepo: options.plan?.repo ?? null,
+          planId: options.plan?.id ?? null,
+          now,
+        });
+      });
+      return toRecord(select(address)!, now);
+    },
+    heartbeat(address) {
+      checkAddress(address, 'address');
+      const now = context.clock();
+      const renewed = context.tx(() => {
+        const row = select(address);
+        if (!row) {
+          throw new SwarmInputError({
+            field: 'address',
+            expected: `a registered agent (run \`bullswarm agent register ${address}\` first)`,
+            received: address,
+          });
+        }
+        db.prepare('UPDATE swarm_agents SET heartbeat_at = ?, stopped_at = NULL WHERE address = ?').run(
+          now,
+          address,
+        );
+        return db
+          .prepare(
+            'UPDATE swarm_leases SET renewed_at = @now, expires_at = @now + ttl_ms WHERE holder = @address AND expires_at > @now',
+          )
+          .run({ now, address }).changes;
+      });
+      return { agent: toRecord(select(address)!, now), renewedLeases: renewed };
+    },
+    deregister(address) {
+      const now = context.clock();
+      return context.tx(
+        () =>
+          db.prepare('UPDATE swarm_agents SET stopped_at = ? WHERE address = ?').run(now, address).changes >
+          0,
+      );
+    },
+    setPid(address, pid) {
+      const pidStart = readProcessStartTime(pid) ?? null;
+      context.tx(() => {
+        db.prepare('UPDATE swarm_agents SET pid = ?, pid_start = ?, host = ? WHERE address = ?').run(
+          pid,
+          pidStart,
+          context.host,
+          address,
+        );
+      });
+    },
+    get(address) {
+      const row = select(address);
+      return row ? toRecord(row, context.clock()) : undefined;
+    },
+    list() {
+      const now = context.clock();
+      return (db.prepare('SELECT * FROM swarm_agents ORDER BY address').all() as AgentRow[]).map((row) =>
+        toRecord(row, now),
+      );
+    },
+    reachability(address) {
+      const agent = registry.get(address);
+      if (!agent) return { address, reachable: false, why: 'no agent registered at this address', agent };
+      return { address, reachable: agent.reachable, why: agent.why, agent };
+    },
+  };
+  return registry;
+}
+
+function judge(row: AgentRow, now: number, context: SwarmContext): { reachable: boolean; why: string } {
+  if (row.stopped_at !== null) return { reachable: false, why: 'deregistered' };
+  if (
+    row.pid !== null &&
+    row.host === context.host &&
+    !isRecordedProcessAlive(row.pid, row.pid_start ?? undefined)
+  ) {
+    return { reachable: false, why: `its process ${row.pid} is gone` };
+  }
+  const silentMs = now - row.heartbeat_at;
+  if (silentMs > context.settings.agentStaleMs) {
+    return {
+      reachable: false,
+      why: `no heartbeat for ${Math.round(silentMs / 1000)}s (stale after ${Math.round(context.settings.agentStaleMs / 1000)}s)`,
+    };
+  }
+  return { reachable: true, why: `heartbeat ${Math.max(0, Math.round(silentMs / 1000))}s ago` };
+}

@@ -1,0 +1,11 @@
+export { EscalationClassError } from './escalation-class-error';
+export { FencingError } from './fencing-error';
+export { GitStateError } from './git-state-error';
+export { type HandoffMismatch, HandoffMismatchError } from './handoff-mismatch-error';
+export { LeadRecordError, type LeadRecordRefusal } from './lead-record-error';
+export { type LeaseRefusal, LeaseRefusedError } from './lease-refused-error';
+export { NoAccountError } from './no-account-error';
+export { PlanFileError } from './plan-file-error';
+export { type SecretFinding, SecretInPacketError } from './secret-in-packet-error';
+export { SwarmInputError } from './swarm-input-error';
+export { TaskClaimError, type TaskClaimRefusal } from './task-claim-error';

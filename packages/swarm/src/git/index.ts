@@ -1,0 +1,3 @@
+export { readWorkState, type WorkState } from './read-work-state';
+export { checkoutRoot, findRepositoryRoot, repositoryRoot } from './repository-root';
+export { type GitResult, git, tryGit } from './run-git';

@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { GitStateError } from '../errors/git-state-error';
+
+/** The result of one git command. */
+export interface GitResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `git <args>` in `cwd` (never through a shell) and returns its output. Git's own environment
+ * variables that would redirect it (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`) are removed so
+ * the answer is about `cwd`. Throws {@link GitStateError} only when git cannot start at all.
+ */
+export function tryGit(cwd: string, args: readonly string[]): GitResult {
+  const env = { ...process.env };
+  delete env.GIT_DIR;
+  delete env.GIT_WORK_TREE;
+  delete env.GIT_INDEX_FILE;
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+  if (result.error) {
+    throw new GitStateError({
+      directory: cwd,
+      command: `git ${args.join(' ')}`,
+      problem:
+        (result.error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'git is not installed or not on PATH'
+          : result.error.message,
+      cause: result.error,
+    });
+  }
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Runs `git <args>` in `cwd` and returns stdout; a non-zero exit is a {@link GitStateError} naming
+ * the directory, the command and git's own message.
+ */
+export function git(cwd: string, args: readonly string[]): string {
+  const result = tryGit(cwd, args);
+  if (result.status !== 0) {
+    throw new GitStateError({
+      directory: cwd,
+      command: `git ${args.join(' ')}`,
+      problem: result.stderr.trim().split('\n')[0] || `exit code ${result.status}`,
+    });
+  }
+  return result.stdout;
+}

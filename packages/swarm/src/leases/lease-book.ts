@@ -1,0 +1,253 @@
+import { LeaseRefusedError } from '../errors/lease-refused-error';
+import { SwarmInputError } from '../errors/swarm-input-error';
+import type { PlanRef } from '../plans/plan-location';
+import { checkAddress } from '../settings/agent-address';
+import type { SwarmContext } from '../store/swarm-context';
+
+/** An account held for one lane. */
+export interface Lease {
+  readonly poolId: string;
+  /** The lane address holding the account. */
+  readonly holder: string;
+  /** The lead that granted it. */
+  readonly owner: string;
+  readonly plan: PlanRef | undefined;
+  readonly task: string | undefined;
+  readonly ttlMs: number;
+  readonly acquiredAt: number;
+  /** Last renewal (a heartbeat of the holder), or the grant. */
+  readonly renewedAt: number;
+  /** The lease is released at this instant unless the holder heartbeats first. */
+  readonly expiresAt: number;
+}
+
+/** One change of a lease, kept for evidence: `acquired`, `renewed`, `released`, `expired`. */
+export interface LeaseEvent {
+  readonly poolId: string;
+  readonly holder: string;
+  readonly owner: string;
+  readonly event: 'acquired' | 'renewed' | 'released' | 'expired';
+  readonly at: number;
+}
+
+/** Options of {@link LeaseBook.acquire}. */
+export interface AcquireLeaseOptions {
+  /** A declared pool id (resolve labels first; the caller checks it is declared). */
+  readonly poolId: string;
+  readonly holder: string;
+  readonly owner: string;
+  /** The owner's own account: never leased to a lane (default: the owner's registered pool). */
+  readonly ownerPoolId?: string;
+  readonly plan?: PlanRef;
+  readonly task?: string;
+  /** TTL in ms (default `BULLSWARM_LEASE_TTL_SEC`, 1800 s). */
+  readonly ttlMs?: number;
+}
+
+/**
+ * Account leases: an account is held by one lane at a time.
+ *
+ * A lease lives `ttlMs` past its grant or its holder's last heartbeat (`AgentRegistry.heartbeat`
+ * renews every unexpired lease the holder has). It is active while `now < expiresAt` and released
+ * at `expiresAt` — a killed holder's lease is released after expiry and not before, whatever the
+ * state of its process. Leases live in the store, so they survive restarts.
+ */
+export interface LeaseBook {
+  /**
+   * Lease an account to a lane. The same holder and owner again renews it. Refused when another
+   * lane holds it (`held`) or it is the owner's own account (`lead-own-account`).
+   */
+  acquire(options: AcquireLeaseOptions): Lease;
+  /**
+   * Release a lease. `by`, when given, must be the holder or the owner. Returns the released lease.
+   * @throws LeaseRefusedError `not-held` / `not-holder`.
+   */
+  release(poolId: string, by?: string): Lease;
+  /** The active lease of an account, if any. */
+  get(poolId: string): Lease | undefined;
+  /** Active leases (expired ones are released first), by pool id. */
+  list(): Lease[];
+  /** Release every expired lease now; returns them. */
+  reap(): Lease[];
+  /** The lease history of an account (or all), oldest first. */
+  events(poolId?: string): LeaseEvent[];
+}
+
+interface LeaseRow {
+  pool_id: string;
+  holder: string;
+  owner: string;
+  plan_repo: string | null;
+  plan_id: string | null;
+  task_id: string | null;
+  ttl_ms: number;
+  acquired_at: number;
+  renewed_at: number;
+  expires_at: number;
+}
+
+function toLease(row: LeaseRow): Lease {
+  return {
+    poolId: row.pool_id,
+    holder: row.holder,
+    owner: row.owner,
+    plan: row.plan_repo && row.plan_id ? { repo: row.plan_repo, id: row.plan_id } : undefined,
+    task: row.task_id ?? undefined,
+    ttlMs: row.ttl_ms,
+    acquiredAt: row.acquired_at,
+    renewedAt: row.renewed_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** Creates the lease book over a swarm context. */
+export function createLeaseBook(context: SwarmContext): LeaseBook {
+  const { db } = context;
+  const logEvent = (
+    lease: Pick<Lease, 'poolId' | 'holder' | 'owner'>,
+    event: LeaseEvent['event'],
+    at: number,
+  ) =>
+    db
+      .prepare('INSERT INTO swarm_lease_events (pool_id, holder, owner, event, at) VALUES (?, ?, ?, ?, ?)')
+      .run(lease.poolId, lease.holder, lease.owner, event, at);
+  const reapAt = (now: number): Lease[] => {
+    const expired = (
+      db.prepare('SELECT * FROM swarm_leases WHERE expires_at <= ?').all(now) as LeaseRow[]
+    ).map(toLease);
+    for (const lease of expired) {
+      db.prepare('DELETE FROM swarm_leases WHERE pool_id = ? AND expires_at <= ?').run(lease.poolId, now);
+      logEvent(lease, 'expired', lease.expiresAt);
+    }
+    return expired;
+  };
+  const selectActive = (poolId: string, now: number) => {
+    const row = db
+      .prepare('SELECT * FROM swarm_leases WHERE pool_id = ? AND expires_at > ?')
+      .get(poolId, now) as LeaseRow | undefined;
+    return row ? toLease(row) : undefined;
+  };
+
+  return {
+    acquire(options) {
+      const holder = checkAddress(options.holder, '--to');
+      const owner = checkAddress(options.owner, '--owner');
+      const ttlMs = options.ttlMs ?? context.settings.leaseTtlMs;
+      if (!(Number.isFinite(ttlMs) && ttlMs > 0)) {
+        throw new SwarmInputError({
+          field: '--ttl',
+          expected: 'a positive number of seconds',
+          received: String(ttlMs),
+        });
+      }
+      const now = context.clock();
+      return context.tx(() => {
+        reapAt(now);
+        const ownerPool =
+          options.ownerPoolId ??
+          (
+            db.prepare('SELECT pool_id FROM swarm_agents WHERE address = ?').get(owner) as
+              | { pool_id: string | null }
+              | undefined
+          )?.pool_id ??
+          undefined;
+        if (ownerPool !== undefined && ownerPool === options.poolId) {
+          throw new LeaseRefusedError({
+            poolId: options.poolId,
+            reason: 'lead-own-account',
+            message: `lease refused: ${options.poolId} is the lead ${owner}'s own account; a lane never gets the lead's account (the two would reach critical together)`,
+          });
+        }
+        const current = selectActive(options.poolId, now);
+        if (current && !(current.holder === holder && current.owner === owner)) {
+          throw new LeaseRefusedError({
+            poolId: options.poolId,
+            reason: 'held',
+            holder: current.holder,
+            owner: current.owner,
+            message: `lease refused: ${options.poolId} is held by ${current.holder} (leased by ${current.owner}) until ${new Date(current.expiresAt).toISOString()} unless renewed; an account is held by one lane at a time`,
+          });
+        }
+        if (current) {
+          db.prepare(
+            'UPDATE swarm_leases SET renewed_at = ?, expires_at = ?, ttl_ms = ? WHERE pool_id = ?',
+          ).run(now, now + ttlMs, ttlMs, options.poolId);
+          logEvent(current, 'renewed', now);
+        } else {
+          db.prepare(
+            `INSERT INTO swarm_leases (pool_id, holder, owner, plan_repo, plan_id, task_id, ttl_ms, acquired_at, renewed_at, expires_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          ).run(
+            options.poolId,
+            holder,
+            owner,
+            options.plan?.repo ?? null,
+            options.plan?.id ?? null,
+            options.task ?? null,
+            ttlMs,
+            now,
+            now,
+            now + ttlMs,
+          );
+          logEvent({ poolId: options.poolId, holder, owner }, 'acquired', now);
+        }
+        return selectActive(options.poolId, now)!;
+      });
+    },
+    release(poolId, by) {
+      const now = context.clock();
+      return context.tx(() => {
+        reapAt(now);
+        const current = selectActive(poolId, now);
+        if (!current) {
+          throw new LeaseRefusedError({
+            poolId,
+            reason: 'not-held',
+            message: `no lease on ${poolId} to release (it was released or expired)`,
+          });
+        }
+        if (by !== undefined && by !== current.holder && by !== current.owner) {
+          throw new LeaseRefusedError({
+            poolId,
+            reason: 'not-holder',
+            holder: current.holder,
+            owner: current.owner,
+            message: `${by} cannot release the lease on ${poolId}: only its holder ${current.holder} or its owner ${current.owner} can`,
+          });
+        }
+        db.prepare('DELETE FROM swarm_leases WHERE pool_id = ?').run(poolId);
+        logEvent(current, 'released', now);
+        return current;
+      });
+    },
+    get(poolId) {
+      return selectActive(poolId, context.clock());
+    },
+    list() {
+      const now = context.clock();
+      const expired = db.prepare('SELECT 1 FROM swarm_leases WHERE expires_at <= ? LIMIT 1').get(now);
+      if (expired !== undefined) context.tx(() => reapAt(now));
+      return (
+        db.prepare('SELECT * FROM swarm_leases WHERE expires_at > ? ORDER BY pool_id').all(now) as LeaseRow[]
+      ).map(toLease);
+    },
+    reap() {
+      const now = context.clock();
+      return context.tx(() => reapAt(now));
+    },
+    events(poolId) {
+      const rows = (
+        poolId === undefined
+          ? db.prepare('SELECT * FROM swarm_lease_events ORDER BY id').all()
+          : db.prepare('SELECT * FROM swarm_lease_events WHERE pool_id = ? ORDER BY id').all(poolId)
+      ) as { pool_id: string; holder: string; owner: string; event: LeaseEvent['event']; at: number }[];
+      return rows.map((r) => ({
+        poolId: r.pool_id,
+        holder: r.holder,
+        owner: r.owner,
+        event: r.event,
+        at: r.at,
+      }));
+    },
+  };
+}

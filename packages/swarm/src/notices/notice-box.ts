@@ -1,0 +1,194 @@
+import { SwarmInputError } from '../errors/swarm-input-error';
+import type { PlanRef } from '../plans/plan-location';
+import { checkAddress } from '../settings/agent-address';
+import type { SwarmContext, SwarmDatabase } from '../store/swarm-context';
+
+/**
+ * What a notice is about:
+ * - `text`: a one-way notice (milestones, `plan ready`, `PR open <url>`, `done`, capacity lines).
+ * - `handoff`: `handoff <packet path>`.
+ * - `lead-change`: the lead notice after a claim, handover, takeover or release (sent by bullswarm).
+ * - `ask` / `reply`: a lane-to-lane question and its answer (`re` names the ask).
+ * - `escalation`: a blocked task's escalation, for the lead.
+ */
+export type NoticeKind = 'text' | 'handoff' | 'lead-change' | 'ask' | 'reply' | 'escalation';
+
+export const NOTICE_KINDS: readonly NoticeKind[] = [
+  'text',
+  'handoff',
+  'lead-change',
+  'ask',
+  'reply',
+  'escalation',
+];
+
+/** Longest notice text accepted (notices are small by construction). */
+export const MAX_NOTICE_CHARS = 8000;
+
+/** One stored notice. Its text is data: nothing in it changes a record. */
+export interface Notice {
+  readonly id: number;
+  readonly to: string;
+  readonly from: string | undefined;
+  readonly plan: PlanRef | undefined;
+  /** The plan's lead epoch when it was sent (a lead notice from a lower epoch than now is stale). */
+  readonly epoch: number | undefined;
+  readonly kind: NoticeKind;
+  readonly text: string;
+  /** For a reply: the ask it answers. */
+  readonly re: number | undefined;
+  readonly createdAt: number;
+  readonly readAt: number | undefined;
+}
+
+/** Options of {@link NoticeBox.send}. */
+export interface SendNoticeOptions {
+  /** A concrete address (resolve `lead` with `LeadBook.resolve` first). */
+  readonly to: string;
+  readonly text: string;
+  readonly from?: string;
+  readonly plan?: PlanRef;
+  readonly epoch?: number;
+  readonly kind?: NoticeKind;
+  readonly re?: number;
+}
+
+/**
+ * One-way notices, stored for the recipient and read once. Nothing polls: an agent reads its
+ * inbox at its turn boundary.
+ */
+export interface NoticeBox {
+  send(options: SendNoticeOptions): Notice;
+  /** The unread notices of an address, oldest first, marked read in the same transaction. */
+  readInbox(address: string): Notice[];
+  /** Every notice of an address (read or not), oldest first, without marking anything. */
+  list(filter?: { readonly to?: string; readonly plan?: PlanRef }): Notice[];
+  get(id: number): Notice | undefined;
+}
+
+interface NoticeRow {
+  id: number;
+  recipient: string;
+  sender: string | null;
+  plan_repo: string | null;
+  plan_id: string | null;
+  epoch: number | null;
+  kind: NoticeKind;
+  text: string;
+  re: number | null;
+  created_at: number;
+  read_at: number | null;
+}
+
+function toNotice(row: NoticeRow): Notice {
+  return {
+    id: row.id,
+    to: row.recipient,
+    from: row.sender ?? undefined,
+    plan: row.plan_repo && row.plan_id ? { repo: row.plan_repo, id: row.plan_id } : undefined,
+    epoch: row.epoch ?? undefined,
+    kind: row.kind,
+    text: row.text,
+    re: row.re ?? undefined,
+    createdAt: row.created_at,
+    readAt: row.read_at ?? undefined,
+  };
+}
+
+/** Inserts a notice (inside the caller's transaction); used by the lead book for lead notices. */
+export function insertNotice(db: SwarmDatabase, options: SendNoticeOptions, now: number): number {
+  const result = db
+    .prepare(
+      `INSERT INTO swarm_notices (recipient, sender, plan_repo, plan_id, epoch, kind, text, re, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      options.to,
+      options.from ?? null,
+      options.plan?.repo ?? null,
+      options.plan?.id ?? null,
+      options.epoch ?? null,
+      options.kind ?? 'text',
+      options.text,
+      options.re ?? null,
+      now,
+    );
+  return Number(result.lastInsertRowid);
+}
+
+/** Creates the notice box over a swarm context. */
+export function createNoticeBox(context: SwarmContext): NoticeBox {
+  const { db } = context;
+  const box: NoticeBox = {
+    send(options) {
+      checkAddress(options.to, 'to');
+      if (options.from !== undefined) checkAddress(options.from, '--as');
+      if (typeof options.text !== 'string' || options.text.trim() === '') {
+        throw new SwarmInputError({ field: '<text>', expected: 'a non-empty notice text' });
+      }
+      if (options.text.length > MAX_NOTICE_CHARS) {
+        throw new SwarmInputError({
+          field: '<text>',
+          expected: `at most ${MAX_NOTICE_CHARS} characters (notices are small; put details in a file and name its path)`,
+          received: `${options.text.slice(0, 40)}… (${options.text.length} characters)`,
+        });
+      }
+      if (options.kind !== undefined && !NOTICE_KINDS.includes(options.kind)) {
+        throw new SwarmInputError({
+          field: '--kind',
+          expected: NOTICE_KINDS.join(', '),
+          received: options.kind,
+        });
+      }
+      if (options.kind === 'reply' && options.re === undefined) {
+        throw new SwarmInputError({ field: '--re', expected: 'the id of the ask a reply answers' });
+      }
+      if (options.re !== undefined && box.get(options.re) === undefined) {
+        throw new SwarmInputError({
+          field: '--re',
+          expected: 'the id of an existing notice',
+          received: String(options.re),
+        });
+      }
+      const now = context.clock();
+      const id = context.tx(() => insertNotice(db, options, now));
+      return box.get(id)!;
+    },
+    readInbox(address) {
+      checkAddress(address, '--as');
+      const now = context.clock();
+      return context.tx(() => {
+        const rows = db
+          .prepare('SELECT * FROM swarm_notices WHERE recipient = ? AND read_at IS NULL ORDER BY id')
+          .all(address) as NoticeRow[];
+        if (rows.length > 0) {
+          db.prepare(
+            'UPDATE swarm_notices SET read_at = ? WHERE recipient = ? AND read_at IS NULL AND id <= ?',
+          ).run(now, address, rows[rows.length - 1]!.id);
+        }
+        return rows.map((row) => ({ ...toNotice(row), readAt: now }));
+      });
+    },
+    list(filter = {}) {
+      const clauses: string[] = [];
+      const params: unknown[] = [];
+      if (filter.to !== undefined) {
+        clauses.push('recipient = ?');
+        params.push(filter.to);
+      }
+      if (filter.plan !== undefined) {
+        clauses.push('plan_repo = ? AND plan_id = ?');
+        params.push(filter.plan.repo, filter.plan.id);
+      }
+      const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+      return (
+        db.prepare(`SELECT * FROM swarm_notices ${where} ORDER BY id`).all(...params) as NoticeRow[]
+      ).map(toNotice);
+    },
+    get(id) {
+      const row = db.prepare('SELECT * FROM swarm_notices WHERE id = ?').get(id) as NoticeRow | undefined;
+      return row ? toNotice(row) : undefined;
+    },
+  };
+  return box;
+}

@@ -1,0 +1,28 @@
+export { appendJournal, type JournalEntry, type JournalEntryType, readJournal } from './journal';
+export {
+  formatPath,
+  loadPlan,
+  type PlanLocation,
+  type PlanRef,
+  parsePlanFile,
+  planLabel,
+  planLocation,
+  planRecordPrefixes,
+  type ResolvePlanOptions,
+  resolvePlanRef,
+} from './plan-location';
+export {
+  canonicalJson,
+  contractDigest,
+  dependentsOf,
+  gateSchema,
+  PLAN_ID_PATTERN,
+  type Plan,
+  type PlanGate,
+  type PlanInput,
+  type PlanTask,
+  planContractSchema,
+  planSchema,
+  planTaskSchema,
+} from './plan-schema';
+export { planStatus, type TaskState, type TaskStatus } from './plan-status';

@@ -1,0 +1,80 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PlanFileError } from '../errors/plan-file-error';
+
+/**
+ * The three kinds of journal entries (swarm-autonomy, "The record"):
+ * - `delegation`: lane launches and results.
+ * - `observation`: capacity verdicts, handoffs, successions.
+ * - `intervention`: escalations and the developer's answers.
+ */
+export type JournalEntryType = 'delegation' | 'observation' | 'intervention';
+
+/** One line of `plans/<id>/journal.jsonl`. */
+export interface JournalEntry {
+  /** ISO-8601 instant. */
+  readonly at: string;
+  readonly type: JournalEntryType;
+  /**
+   * What happened, noun.verb: `lane.launched`, `lane.result`, `capacity.checked`,
+   * `handoff.written`, `handoff.accepted`, `lead.claimed`, `lead.handover`, `lead.takeover`,
+   * `lead.released`, `lead.stepped-down`, `escalation.raised`, `escalation.answered`.
+   */
+  readonly event: string;
+  /** The plan id. */
+  readonly plan: string;
+  /** The agent that did it, when known. */
+  readonly by?: string;
+  /** The lead epoch it happened at, when it matters. */
+  readonly epoch?: number;
+  /** Everything else about the event. */
+  readonly [key: string]: unknown;
+}
+
+/**
+ * Appends one entry to a plan's journal: one `write` of one line on a file opened for appending,
+ * then fsync, so concurrent writers (the lead and its lanes) never interleave inside a line and a
+ * crash leaves whole lines only.
+ */
+export function appendJournal(
+  journalFile: string,
+  entry: Omit<JournalEntry, 'at'> & { readonly at?: string },
+  now: number,
+): JournalEntry {
+  const full = { at: entry.at ?? new Date(now).toISOString(), ...entry } as JournalEntry;
+  const line = Buffer.from(`${JSON.stringify(full)}\n`, 'utf8');
+  mkdirSync(dirname(journalFile), { recursive: true });
+  const fd = openSync(journalFile, 'a', 0o644);
+  try {
+    let written = 0;
+    while (written < line.length) written += writeSync(fd, line, written, line.length - written);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return full;
+}
+
+/**
+ * Reads a plan's journal (empty when it does not exist yet).
+ * @throws PlanFileError naming the line of an entry that is not JSON.
+ */
+export function readJournal(journalFile: string): JournalEntry[] {
+  if (!existsSync(journalFile)) return [];
+  const entries: JournalEntry[] = [];
+  readFileSync(journalFile, 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      if (line.trim() === '') return;
+      try {
+        entries.push(JSON.parse(line) as JournalEntry);
+      } catch (error) {
+        throw new PlanFileError({
+          filePath: journalFile,
+          fieldPath: `line ${index + 1}`,
+          problem: `not a JSON entry (${(error as Error).message})`,
+        });
+      }
+    });
+  return entries;
+}

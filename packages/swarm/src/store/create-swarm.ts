@@ -1,0 +1,81 @@
+import { hostname } from 'node:os';
+import { createClock, type EmbeddedBullswarmStore } from '@bullswarm/store';
+import { type AgentRegistry, createAgentRegistry } from '../agents/agent-registry';
+import { createEscalationBook, type EscalationBook } from '../escalations/escalation-book';
+import { createHandoffBook, type HandoffBook } from '../handoff/handoff-book';
+import { createLeadBook, type LeadBook } from '../leads/lead-book';
+import { createLeaseBook, type LeaseBook } from '../leases/lease-book';
+import { createNoticeBox, type NoticeBox } from '../notices/notice-box';
+import { resolveSwarmSettings, type SwarmEnv, type SwarmSettings } from '../settings/swarm-env';
+import { createTaskBook, type TaskBook } from '../tasks/task-book';
+import type { SwarmContext } from './swarm-context';
+import { SWARM_NAMESPACE, swarmMigrations } from './swarm-migrations';
+
+/** Options of {@link createSwarm}. */
+export interface CreateSwarmOptions {
+  /** The shared store (`home.openStore()` or a runtime's `requireStore()`); its swarm tables are created once. */
+  readonly store: EmbeddedBullswarmStore;
+  /** The environment the swarm clocks are read from (default `process.env`). */
+  readonly env?: SwarmEnv;
+  /** Epoch ms (default `createClock(env)`, honouring `BULLSWARM_NOW`). */
+  readonly clock?: () => number;
+  /** Overrides of the environment's clocks (tests). */
+  readonly settings?: Partial<SwarmSettings>;
+  /** This machine's name (default `os.hostname()`). */
+  readonly host?: string;
+}
+
+/**
+ * The swarm records of one store: agents and reachability, account leases, lead records with
+ * epochs and fencing, notices, task executors and hysteresis, handoff packets and escalations.
+ * Every process on the machine that opens the same home sees the same records.
+ */
+export interface Swarm {
+  readonly context: SwarmContext;
+  readonly agents: AgentRegistry;
+  readonly leases: LeaseBook;
+  readonly leads: LeadBook;
+  readonly notices: NoticeBox;
+  readonly tasks: TaskBook;
+  readonly handoffs: HandoffBook;
+  readonly escalations: EscalationBook;
+}
+
+/**
+ * Opens the swarm over a store: applies the `swarm` migrations (once across all processes) and
+ * returns the books. The store stays the caller's to close.
+ *
+ * @example
+ * ```ts
+ * const store = openHome().openStore();
+ * const swarm = createSwarm({ store });
+ * swarm.agents.register({ address: 'lead-1', pid: process.pid, poolId: 'claude-code:acme' });
+ * const plan = resolvePlanRef('drill', { cwd: process.cwd(), knownRepos: swarm.leads.knownRepos });
+ * swarm.leads.claim(plan, { address: 'lead-1', succession: ['deputy'] });
+ * ```
+ */
+export function createSwarm(options: CreateSwarmOptions): Swarm {
+  const env = options.env ?? process.env;
+  const store = options.store;
+  if (store.schemaVersion(SWARM_NAMESPACE) < swarmMigrations.migrations.length)
+    store.applyMigrations(swarmMigrations);
+  const context: SwarmContext = {
+    store,
+    db: store.database,
+    clock: options.clock ?? createClock(env),
+    settings: { ...resolveSwarmSettings(env), ...options.settings },
+    host: options.host ?? hostname(),
+    tx: (fn) => store.transaction(fn),
+  };
+  const agents = createAgentRegistry(context);
+  return {
+    context,
+    agents,
+    leases: createLeaseBook(context),
+    leads: createLeadBook(context, agents),
+    notices: createNoticeBox(context),
+    tasks: createTaskBook(context),
+    handoffs: createHandoffBook(context),
+    escalations: createEscalationBook(context),
+  };
+}
