@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { registerSwarmCommands } from '../commands/swarm/register-swarm-commands';
 import { collect } from '../parse/parse-options';
 import type { CliIo } from './cli-io';
 import { type CommandContext, createCommandContext, type GlobalOptions } from './command-context';
@@ -326,7 +327,8 @@ export function buildProgram(io: CliIo): Command {
       'after',
       '\nIn ~/.claude/settings.json (or the account config dir):\n  "statusLine": { "type": "command", "command": "bullswarm meters claude-statusline" }\n' +
         examples(
-          'echo \'{"rate_limits":{"five_hour":{"used_percentage":23,"resets_at":1790000000}}}\' | bullswarm meters claude-statusline',
+          'bullswarm meters claude-statusline --config-dir ~/.claude-acme < status.json',
+          'bullswarm meters claude-statusline   # as Claude Code runs it, its status JSON on stdin',
         ),
     )
     .action(async (_options, command: Command) => {
@@ -348,6 +350,9 @@ export function buildProgram(io: CliIo): Command {
       const { demoCommand } = await import('../commands/demo-command');
       await demoCommand(contextOf(command), command.optsWithGlobals());
     });
+
+  // ---- swarm (capacity, pick, lease, agent, lead, notify, inbox, handoff, …) -------------------
+  registerSwarmCommands(program, contextOf);
 
   return program;
 }
