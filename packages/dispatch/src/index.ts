@@ -1,3 +1,26 @@
+export * from './attempt/attempt-files';
+export { buildChildEnv, isCallerMarker } from './attempt/child-env';
+export * from './attempt/format-stall';
+export { groupHasRunningMembers, isProcessRunning, terminateGroup } from './attempt/process-group';
+export {
+  type AgentProcessOptions,
+  type AgentProcessResult,
+  runAgentProcess,
+  type StopReason,
+} from './attempt/run-agent-process';
+export * from './attempt/run-attempt';
+export {
+  IGNORED_DIRECTORY_NAMES,
+  type WatchWorkTreeOptions,
+  type WorkTreeWatcher,
+  watchWorkTree,
+} from './attempt/work-tree-watcher';
+export { dispatchTask, noPoolKind, workerSilenceMs } from './dispatch/dispatch-task';
+export type * from './dispatch/dispatch-types';
+export * from './dispatch/watchdog-settings';
+export * from './errors';
+export * from './events/jsonl-event-writer';
+export * from './probe/probe-free-model';
 export * from './route/route-task';
 export * from './runtime/open-runtime';
 export * from './snapshots/build-pool-snapshots';

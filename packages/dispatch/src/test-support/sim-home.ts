@@ -16,9 +16,25 @@ export interface SimPoolSpec {
   readonly enabled?: boolean;
   readonly models?: Record<string, string | null>;
   readonly windows?: readonly SimWindowSpec[];
-  /** Written to `<home>/sim/<account>/scenario.json`. */
+  /** Written to the pool's sim home as `scenario.json`. */
   readonly scenario?: unknown;
+  /** `sim` (Claude shape, the default) or `sim-codex` (Codex shape). */
   readonly connector?: string;
+  /** A display label (pool-labels.json). */
+  readonly label?: string;
+}
+
+/**
+ * The `BULLSWARM_SIM_HOME` of a sim pool, as its manifest's account env renders it:
+ * `<home>/sim/<account>` for `sim`, `<home>/sim-codex/<account>` for `sim-codex`.
+ */
+export function simHomeOf(home: string, pool: Pick<SimPoolSpec, 'account' | 'connector'>): string {
+  return join(home, pool.connector ?? 'sim', pool.account);
+}
+
+/** The pool id of a sim pool spec. */
+export function simPoolId(pool: Pick<SimPoolSpec, 'account' | 'connector'>): string {
+  return `${pool.connector ?? 'sim'}:${pool.account}`;
 }
 
 const WINDOW_MINUTES = { five_hour: 300, weekly: 10_080, monthly: 43_200 } as const;
@@ -47,8 +63,14 @@ export function createSimHome(pools: readonly SimPoolSpec[], now: number): strin
     config: { inflightPenaltyPct: 3, connectors: [] },
   };
   writeFileSync(join(home, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+  const labels = Object.fromEntries(
+    pools.filter((pool) => pool.label !== undefined).map((pool) => [simPoolId(pool), pool.label]),
+  );
+  if (Object.keys(labels).length > 0) {
+    writeFileSync(join(home, 'pool-labels.json'), `${JSON.stringify({ version: 1, labels }, null, 2)}\n`);
+  }
   for (const pool of pools) {
-    const simHome = join(home, 'sim', pool.account);
+    const simHome = simHomeOf(home, pool);
     mkdirSync(simHome, { recursive: true });
     if (pool.windows) {
       const reading = {

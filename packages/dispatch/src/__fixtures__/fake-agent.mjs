@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// A fake agent CLI for dispatch tests that bullswarm-sim does not cover (in the manner of execa's
+// test/fixtures/*.js): `node fake-agent.mjs <mode> [prompt]`.
+//   env             answers (text) with its environment as JSON
+//   stdin           answers (text) with what it read from stdin, once stdin ends
+//   limit-then-hang Claude stream-json: init + a rejected rate_limit_event (the shape of
+//                   packages/connectors/src/__fixtures__/claude/usage-limit.jsonl), then hangs
+//   ignore-term     prints a partial line, ignores SIGTERM, hangs (needs SIGKILL)
+//   orphan-pipe     leaves a grandchild holding stdout, answers (text) and exits
+import { spawn } from 'node:child_process';
+
+const mode = process.argv[2];
+const hang = () => setInterval(() => {}, 1 << 30);
+
+switch (mode) {
+  case 'env':
+    process.stdout.write(`${JSON.stringify(process.env)}\n`);
+    break;
+  case 'stdin': {
+    const chunks = [];
+    process.stdin.on('data', (chunk) => chunks.push(chunk));
+    process.stdin.on('end', () => process.stdout.write(`stdin:[${Buffer.concat(chunks).toString('utf8')}]\n`));
+    break;
+  }
+  case 'limit-then-hang': {
+    const now = process.env.BULLSWARM_NOW ? Date.parse(process.env.BULLSWARM_NOW) : Date.now();
+    const session = '5a0e7c1e-0b57-4c43-9d0c-2d1c1f5b6a11';
+    const line = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
+    line({ type: 'system', subtype: 'init', cwd: process.cwd(), session_id: session, model: 'sonnet', uuid: 'u0' });
+    line({
+      type: 'rate_limit_event',
+      rate_limit_info: {
+        status: 'rejected',
+        resetsAt: Math.floor((now + 90 * 60_000) / 1000),
+        rateLimitType: 'five_hour',
+        overageStatus: 'rejected',
+        isUsingOverage: false,
+      },
+      session_id: session,
+      uuid: 'u1',
+    });
+    hang();
+    break;
+  }
+  case 'ignore-term':
+    process.on('SIGTERM', () => {});
+    process.stdout.write('partial output\n');
+    hang();
+    break;
+  case 'orphan-pipe': {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.unref();
+    process.stderr.write(`fake-agent: grandchild pid ${child.pid}\n`);
+    process.stdout.write('answered\n');
+    break;
+  }
+  default:
+    process.stderr.write(`fake-agent: unknown mode ${JSON.stringify(mode)}\n`);
+    process.exit(2);
+}

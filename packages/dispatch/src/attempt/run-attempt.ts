@@ -1,0 +1,288 @@
+import { closeSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type {
+  ConnectorV1,
+  ConnectorV1Invocation,
+  ConnectorV1Outcome,
+  ConnectorV1ParsedOutput,
+} from '@bullswarm/connectors';
+import type { DispatchOutcomeKind } from '../dispatch/dispatch-types';
+import { BULLSWARM_POOL } from '../snapshots/detect-caller';
+import { createAttemptFiles } from './attempt-files';
+import { buildChildEnv } from './child-env';
+import { formatNoProgressStall, formatSilenceStall } from './format-stall';
+import { runAgentProcess } from './run-agent-process';
+
+/** The kinds one attempt can end with. */
+export type AttemptKind = Extract<
+  DispatchOutcomeKind,
+  'ok' | 'quota' | 'throttle' | 'auth' | 'process' | 'empty' | 'stalled' | 'timeout' | 'canceled'
+>;
+
+/** Options of {@link runAttempt}. */
+export interface RunAttemptOptions {
+  readonly connector: ConnectorV1;
+  /** The pool id; set as `BULLSWARM_POOL` for the agent. */
+  readonly poolId: string;
+  /** The pool's account (`{{account}}`); default `default`. */
+  readonly account?: string;
+  /** The environment that selects the pool's account (see `PoolDetail.accountEnv`). */
+  readonly accountEnv: Readonly<Record<string, string>>;
+  /** `$BULLSWARM_HOME` (`{{home}}`). */
+  readonly bullswarmHome: string;
+  readonly userHome?: string;
+  readonly prompt: string;
+  /** The model; null or undefined runs the CLI's default. */
+  readonly model?: string | null;
+  /** The agent's working directory (absolute). */
+  readonly cwd: string;
+  readonly addDirs?: readonly string[];
+  /** Names the attempt files: `out-<action>-attempt-<n>`. */
+  readonly action: string;
+  /** Where the attempt files go (created if missing). */
+  readonly outputDir: string;
+  /** The lowest attempt number to use (default 1); the first free number at or after it is taken. */
+  readonly minAttempt?: number;
+  /** The parent environment the agent inherits (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Caller markers removed from the inherited environment; default this connector's `callerEnv`.
+   * `dispatchTask` passes the markers of every loaded connector.
+   */
+  readonly callerMarkers?: readonly string[];
+  /** More variables for the agent (on top of the account env; `BULLSWARM_POOL` always wins). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
+  /** The silence clock, ms (restarted by every byte on stdout or stderr); undefined: none. */
+  readonly silenceMs?: number;
+  /** The no-progress clock, ms (0 or undefined: off); watches `cwd` and `addDirs`. */
+  readonly noProgressMs?: number;
+  /** TERM → KILL grace, ms (default 5000). */
+  readonly killGraceMs?: number;
+  /** Wall-clock limit of the attempt, ms. */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** The clock for timestamps and the classifier (default `Date.now`). */
+  readonly clock?: () => number;
+  /**
+   * Called right after the spawn with the attempt's number, files and the agent's pid (undefined
+   * when it did not start): the ledger attaches the pid, `attempt.started` is emitted.
+   */
+  readonly onStarted?: (started: AttemptStarted) => void;
+}
+
+/** An attempt that has just been spawned. */
+export interface AttemptStarted {
+  readonly attempt: number;
+  readonly outputFile: string;
+  readonly stderrFile: string;
+  readonly pid: number | undefined;
+}
+
+/** How one attempt ended. */
+export interface AttemptResult {
+  readonly attempt: number;
+  /** The raw stdout: `<outputDir>/out-<action>-attempt-<n>`. */
+  readonly outputFile: string;
+  readonly stderrFile: string;
+  readonly kind: AttemptKind;
+  /** One human line: the provider's notice, `stalled: no output for 300s`, `exit code 1: …`. */
+  readonly why: string;
+  /** The parsed answer ('' when there is none). */
+  readonly answer: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stalled: boolean;
+  /** Which clock stopped a stalled worker, and its threshold in seconds. */
+  readonly stallClock?: 'silence' | 'no-progress';
+  readonly stallSec?: number;
+  /** The attempt wrote something to stdout before it failed (kept on disk). */
+  readonly partialOutput: boolean;
+  /** Whole seconds of silence at the end. */
+  readonly silentSec: number;
+  /** Epoch ms from `clock`; `endedAt` is `startedAt` plus the measured wall time. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** Measured wall time of the process, ms. */
+  readonly workerMs: number;
+  readonly pid?: number;
+  readonly parsed: ConnectorV1ParsedOutput;
+  /** The connector's verdict when the process ended on its own or on a usage-limit notice. */
+  readonly outcome?: ConnectorV1Outcome;
+  readonly resetsAt?: number;
+  readonly waitMs?: number;
+  readonly stdoutBytes: number;
+  readonly stderrBytes: number;
+}
+
+const EMPTY_PARSED: ConnectorV1ParsedOutput = {
+  answer: '',
+  events: { total: 0, ignored: 0, kinds: {} },
+  isError: false,
+  notices: [],
+  rateLimitEvents: [],
+};
+
+/**
+ * One spawned attempt: claims `out-<action>-attempt-<n>` (and `.stderr`) in `outputDir` beside
+ * earlier attempts — never over them — builds the connector's command line, spawns it (see
+ * `runAgentProcess`: own process group, closed stdin, caller markers removed, `BULLSWARM_POOL`
+ * set), streams stdout and stderr to the two files as they arrive, runs the watchdogs, parses and
+ * classifies. An agent's failure is a result, never an exception.
+ *
+ * `startedAt` comes from `clock` (so a frozen `BULLSWARM_NOW` stamps every record alike) and
+ * `endedAt` adds the measured wall time, so recorded durations are real under any clock.
+ */
+export async function runAttempt(options: RunAttemptOptions): Promise<AttemptResult> {
+  const clock = options.clock ?? Date.now;
+  const files = createAttemptFiles(resolve(options.outputDir), options.action, options.minAttempt ?? 1);
+  const startedAt = clock();
+  const base = {
+    attempt: files.attempt,
+    outputFile: files.outputFile,
+    stderrFile: files.stderrFile,
+  };
+  let invocation: ConnectorV1Invocation;
+  try {
+    invocation = options.connector.buildInvocation({
+      prompt: options.prompt,
+      ...(options.model === undefined || options.model === null ? {} : { model: options.model }),
+      cwd: options.cwd,
+      addDirs: options.addDirs ?? [],
+      ...(options.account === undefined ? {} : { account: options.account }),
+      accountEnv: options.accountEnv,
+      extraEnv: { ...(options.extraEnv ?? {}), [BULLSWARM_POOL]: options.poolId },
+      bullswarmHome: options.bullswarmHome,
+      ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
+    });
+  } catch (error) {
+    const why = `cannot build the command line of ${options.connector.connectorId}: ${(error as Error).message}`;
+    writeSync(files.stderrFd, `${why}\n`);
+    closeSync(files.outputFd);
+    closeSync(files.stderrFd);
+    options.onStarted?.({ ...base, pid: undefined });
+    return {
+      ...base,
+      kind: 'process',
+      why,
+      answer: '',
+      exitCode: null,
+      signal: null,
+      stalled: false,
+      partialOutput: false,
+      silentSec: 0,
+      startedAt,
+      endedAt: startedAt,
+      workerMs: 0,
+      parsed: EMPTY_PARSED,
+      stdoutBytes: 0,
+      stderrBytes: 0,
+    };
+  }
+
+  const env = buildChildEnv(
+    options.env ?? process.env,
+    invocation.env,
+    options.callerMarkers ?? options.connector.callerEnv,
+  );
+  const noProgressMs = options.noProgressMs ?? 0;
+  const run = await (async () => {
+    try {
+      return await runAgentProcess({
+        connector: options.connector,
+        invocation,
+        env,
+        onStdout: (chunk) => writeSync(files.outputFd, chunk),
+        onStderr: (chunk) => writeSync(files.stderrFd, chunk),
+        ...(options.silenceMs === undefined ? {} : { silenceMs: options.silenceMs }),
+        ...(noProgressMs > 0
+          ? {
+              noProgress: {
+                ms: noProgressMs,
+                roots: [options.cwd, ...(options.addDirs ?? [])],
+                ignorePaths: [resolve(options.outputDir)],
+              },
+            }
+          : {}),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        killGraceMs: options.killGraceMs ?? 5_000,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        stopOnQuotaNotice: true,
+        clock,
+        onSpawn: (pid) => options.onStarted?.({ ...base, pid }),
+      });
+    } finally {
+      closeSync(files.outputFd);
+      closeSync(files.stderrFd);
+    }
+  })();
+
+  const endedAt = startedAt + Math.round(run.workerMs);
+  const common = {
+    ...base,
+    answer: '',
+    exitCode: run.exitCode,
+    signal: run.signal,
+    silentSec: Math.floor(run.silentMs / 1000),
+    startedAt,
+    endedAt,
+    workerMs: run.workerMs,
+    ...(run.pid === undefined ? {} : { pid: run.pid }),
+    parsed: run.parsed,
+    stdoutBytes: run.stdoutBytes,
+    stderrBytes: run.stderrBytes,
+    partialOutput: run.stdoutBytes > 0,
+  };
+
+  if (run.spawnError !== undefined) {
+    return { ...common, kind: 'process', why: `spawn failed: ${run.spawnError}`, stalled: false };
+  }
+  switch (run.stopReason) {
+    case 'silence':
+      return {
+        ...common,
+        kind: 'stalled',
+        why: formatSilenceStall(options.silenceMs ?? 0),
+        stalled: true,
+        stallClock: 'silence',
+        stallSec: Math.round((options.silenceMs ?? 0) / 1000),
+      };
+    case 'no-progress':
+      return {
+        ...common,
+        kind: 'stalled',
+        why: formatNoProgressStall(noProgressMs),
+        stalled: true,
+        stallClock: 'no-progress',
+        stallSec: Math.round(noProgressMs / 1000),
+      };
+    case 'timeout':
+      return {
+        ...common,
+        kind: 'timeout',
+        why: `timed out after ${Math.round((options.timeoutMs ?? 0) / 1000)}s`,
+        stalled: false,
+      };
+    case 'canceled':
+      return { ...common, kind: 'canceled', why: 'canceled', stalled: false };
+    default: {
+      const outcome = options.connector.classifyOutcome({
+        exitCode: run.exitCode,
+        signal: run.signal,
+        parsed: run.parsed,
+        stderr: run.stderr,
+        now: clock(),
+      });
+      return {
+        ...common,
+        kind: outcome.kind,
+        why: outcome.message,
+        answer: outcome.kind === 'ok' ? run.parsed.answer : '',
+        stalled: false,
+        partialOutput: outcome.kind !== 'ok' && run.stdoutBytes > 0,
+        outcome,
+        ...(outcome.resetsAt === undefined ? {} : { resetsAt: outcome.resetsAt }),
+        ...(outcome.waitMs === undefined ? {} : { waitMs: outcome.waitMs }),
+      };
+    }
+  }
+}

@@ -1,0 +1,673 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BURST_BLOCK_PCT,
+  type CandidateRow,
+  DEFAULT_LANE_TIER,
+  formatCompact,
+  formatTime,
+  type MeterWindow,
+  type PoolMeter,
+  type PoolSnapshot,
+  type RouteDecision,
+  type RouteTask,
+  type RunSample,
+  stallThresholdMinutes,
+  windowLabel,
+} from '@bullswarm/pacing';
+import { type AttemptResult, runAttempt } from '../attempt/run-attempt';
+import { probeFreeModel } from '../probe/probe-free-model';
+import { routeTask } from '../route/route-task';
+import type { BullswarmRuntime } from '../runtime/open-runtime';
+import { buildPoolSnapshots, type PoolDetail, type PoolSnapshots } from '../snapshots/build-pool-snapshots';
+import type {
+  AttemptReport,
+  DispatchEvent,
+  DispatchOutcomeKind,
+  DispatchRequest,
+  DispatchResult,
+  WatchdogSettings,
+} from './dispatch-types';
+import { guardInFlight } from './interrupt-guard';
+import { validateDispatchRequest } from './validate-request';
+import { resolveWatchdogSettings } from './watchdog-settings';
+
+/** A pool picked for an attempt, with what dispatch needs to run it. */
+interface Chosen {
+  readonly decision: RouteDecision;
+  readonly snapshot: PoolSnapshot;
+  readonly detail: PoolDetail;
+  readonly candidate: CandidateRow;
+  /** Every pool of the pick's snapshots (the credential group of an auth failure is found here). */
+  readonly pools: readonly PoolSnapshot[];
+}
+
+/** The result of one pick: a pool, or the decision that found none. */
+interface PoolPick {
+  readonly decision: RouteDecision;
+  readonly chosen?: Chosen;
+}
+
+type ExcludedPool = NonNullable<RouteTask['excludedPools']>[number];
+
+const sleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/**
+ * What a pick that found no pool means for the task (documented choice):
+ * - `quota` when pacing says every reason is a usage limit or nearly spent (`noPoolKind: quota`);
+ * - `no-eligible-pool` when nothing passes the task's own filters — every pool is disabled,
+ *   lacks the lane, a capability or a model for the tier, or is ruled out by the route or pin
+ *   (also when the home has no pools): waiting does not help;
+ * - `unavailable` otherwise: something of this moment keeps pools out (the caller, a failed
+ *   probe, a sign-in failure's credential group), alone or beside spent windows.
+ */
+export function noPoolKind(decision: RouteDecision): DispatchOutcomeKind {
+  if (decision.noPoolKind === 'quota') return 'quota';
+  if (decision.rejected.every((rejection) => rejection.kind === 'ineligible' || rejection.kind === 'route')) {
+    return 'no-eligible-pool';
+  }
+  return 'unavailable';
+}
+
+/** A spent window of a meter (at 100% and not yet reset): the one with the latest known reset. */
+function spentWindow(meter: PoolMeter, now: number): MeterWindow | undefined {
+  let found: MeterWindow | undefined;
+  for (const window of meter.windows) {
+    if (window.usedPct < BURST_BLOCK_PCT) continue;
+    if (window.resetsAt !== undefined && window.resetsAt <= now) continue;
+    if (
+      found === undefined ||
+      window.resetsAt === undefined ||
+      (found.resetsAt !== undefined && window.resetsAt > found.resetsAt)
+    ) {
+      found = window;
+    }
+  }
+  return found;
+}
+
+function runOutcome(kind: AttemptResult['kind']): RunSample['outcome'] {
+  switch (kind) {
+    case 'ok':
+    case 'quota':
+    case 'throttle':
+    case 'auth':
+    case 'empty':
+    case 'stalled':
+    case 'canceled':
+      return kind;
+    default:
+      return 'failed';
+  }
+}
+
+/** `sim:a at its 5-hour limit until …; sim:b the caller` — each rejected pool with its reason. */
+function rejectionList(runtime: BullswarmRuntime, decision: RouteDecision): string {
+  const entries = decision.rejected
+    .filter((rejection) => rejection.reason !== 'not the pinned pool')
+    .map((rejection) => `${runtime.label(rejection.poolId)} ${rejection.reason}`);
+  return entries.length > 0 ? entries.join('; ') : decision.reason;
+}
+
+/** The `fallback from <label> after … · ` prefix of a retry's reason line. */
+function fallbackPrefix(label: string, attempt: AttemptResult): string {
+  switch (attempt.kind) {
+    case 'stalled':
+      return `fallback from ${label} after stall ${attempt.stallSec ?? attempt.silentSec}s · `;
+    case 'empty':
+      return `fallback from ${label} after empty answer · `;
+    case 'auth':
+      return `fallback from ${label} after sign-in failure · `;
+    default: {
+      const how =
+        attempt.signal !== null
+          ? `signal ${attempt.signal}`
+          : attempt.exitCode !== null
+            ? `exit ${attempt.exitCode}`
+            : 'no exit code';
+      return `fallback from ${label} after crash (${how}) · `;
+    }
+  }
+}
+
+/** A wait: `5 min` for whole minutes, else seconds (`20s`, `0.2s` for the short test clocks). */
+function formatWait(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return Number.isInteger(seconds) ? `${seconds}s` : `${formatCompact(seconds)}s`;
+}
+
+/**
+ * The silence clock of one attempt, ms: `settings.silenceMs` (BULLSWARM_WORKER_SILENCE_SEC) when
+ * set; else a metered pool's one hour, and a free model's p50 of its own non-stalled runs at
+ * (pool, tier) once 3 are recorded (floor 5 min; pacing's `stallThresholdMinutes`).
+ */
+export function workerSilenceMs(input: {
+  readonly settings: Pick<WatchdogSettings, 'silenceMs'>;
+  readonly free: boolean;
+  readonly pool: Pick<PoolSnapshot, 'id' | 'runs'>;
+  readonly tier: string;
+}): number {
+  if (input.settings.silenceMs !== undefined) return input.settings.silenceMs;
+  return (
+    stallThresholdMinutes({
+      free: input.free,
+      runs: input.pool.runs,
+      poolId: input.pool.id,
+      tier: input.tier,
+    }).minutes * 60_000
+  );
+}
+
+/**
+ * Dispatches one task: routes it over the live pools, probes a free model the tier names, spawns
+ * the pool's CLI (see {@link runAttempt}), and applies the failure consequences of routing.md for
+ * a workflow started by this version and for a single bullswarm run:
+ *
+ * - **usage limit** (`quota`; a limit notice, or the pool's meter showing a window full after a
+ *   failed attempt): the attempt ends at once, `markUsageLimit` and a forced re-read of the
+ *   pool's meter; nothing retries or moves. `backAt` = the reset when known.
+ * - **throttle**: policy `record` (single run, the default there) records it, no retry. Policy
+ *   `backoff` (workflow step, the default there) backs off on the same pool at most twice
+ *   (20 s then 60 s, or the provider's named wait when ≤ 2 min) without spending a retry, then
+ *   comes back; a named wait over 2 min comes back at once with `backAt` at its end; when the
+ *   pool is no longer free for the back-off (spent, or nearly spent) it comes back instead of
+ *   moving.
+ * - **sign-in failure** (`auth`): the one retry goes outside the credential group — every pool of
+ *   the group is added to `excludedPools` (`sign-in failed in credential group <g>`) for the rest
+ *   of this task only. A pinned task has no such pool: no retry.
+ * - **crash, empty answer, stall**: the one retry (`retryAttempts`, default 1) on another eligible
+ *   pool, or the same pool when nothing else is; its reason starts `fallback from <label> after
+ *   stall <n>s · ` (`after crash (exit 1)`, `after empty answer`, `after sign-in failure`).
+ * - A promised retry that finds no free pool keeps the attempt's own kind; its why ends with
+ *   `· no retry: <pool> <reason>; …`.
+ * - No pool at the first pick: `quota`, `unavailable` or `no-eligible-pool` (see {@link noPoolKind})
+ *   with the decision's reason as why and `backAt` the earliest known return.
+ * - `timeoutSec` running out (`timeout`) and the caller's abort (`canceled`) are not retried.
+ *
+ * Every pick rebuilds the snapshots (live meters, the shared ledger); nothing benches a pool
+ * between tasks. Each attempt is in the in-flight ledger from dispatch until it ends (released
+ * on every ending, also on SIGINT/SIGTERM of this process), and appends a run record.
+ *
+ * `result.poolId`, `model`, `reason` and `decision` describe the pick of the last attempt that
+ * ran (a failed retry pick is described in `why`); with no attempt, the first pick's decision.
+ *
+ * @throws DispatchError for a malformed request or a pin naming an unknown pool.
+ */
+export async function dispatchTask(
+  runtime: BullswarmRuntime,
+  request: DispatchRequest,
+  settings: Partial<WatchdogSettings> = {},
+): Promise<DispatchResult> {
+  const pinnedPoolId = validateDispatchRequest(runtime, request);
+  const watchdog: WatchdogSettings = { ...resolveWatchdogSettings(runtime.env), ...settings };
+  const store = runtime.requireStore();
+  const meters = runtime.requireMeters();
+  const clock = runtime.clock;
+  const tier = request.tier ?? DEFAULT_LANE_TIER[request.lane];
+  const policy = request.throttlePolicy ?? (request.kind === 'single-run' ? 'record' : 'backoff');
+  const emit = (event: DispatchEvent) => request.onEvent?.(event);
+  const callerMarkers = [...new Set([...runtime.connectors.values()].flatMap((c) => c.callerEnv))];
+  const baseTask: RouteTask = {
+    lane: request.lane,
+    tier,
+    kind: request.kind,
+    ...(request.capabilities === undefined ? {} : { capabilities: request.capabilities }),
+    ...(request.route === undefined ? {} : { route: request.route }),
+    ...(pinnedPoolId === undefined
+      ? {}
+      : { pin: { poolId: pinnedPoolId, source: request.pin?.source ?? '--worker-pool' } }),
+  };
+  const excluded: ExcludedPool[] = [...(request.excludedPools ?? [])];
+  const exclude = (entry: ExcludedPool) => {
+    if (!excluded.some((e) => e.poolId === entry.poolId)) excluded.push(entry);
+  };
+  let retriesLeft = request.retryAttempts ?? 1;
+  let minAttempt = (request.previousAttempts ?? 0) + 1;
+  const attempts: AttemptReport[] = [];
+  let throttleBackoffs = 0;
+
+  /**
+   * One pick over fresh snapshots. `avoid` is left out when another pool can take the task (a
+   * retry); a free model the tier names is probed first, and a failed probe leaves its pool out
+   * (`probe: <reason>`) and routing continues.
+   */
+  const pick = async (avoid?: string): Promise<PoolPick> => {
+    const snapshots = await buildPoolSnapshots(runtime);
+    for (;;) {
+      const task: RouteTask = excluded.length > 0 ? { ...baseTask, excludedPools: [...excluded] } : baseTask;
+      let decision: RouteDecision;
+      if (avoid !== undefined && snapshots.details.has(avoid)) {
+        const others: PoolSnapshots = {
+          now: snapshots.now,
+          pools: snapshots.pools.filter((pool) => pool.id !== avoid),
+          details: new Map([...snapshots.details].filter(([id]) => id !== avoid)),
+        };
+        decision = (await routeTask(runtime, task, { snapshots: others })).decision;
+        if (decision.poolId === null) decision = (await routeTask(runtime, task, { snapshots })).decision;
+      } else {
+        decision = (await routeTask(runtime, task, { snapshots })).decision;
+      }
+      if (decision.poolId === null) return { decision };
+      const poolId = decision.poolId;
+      const snapshot = snapshots.pools.find((pool) => pool.id === poolId)!;
+      const detail = snapshots.details.get(poolId)!;
+      const candidate = decision.candidates[0]!;
+      const tierModel = snapshot.models[tier];
+      if (
+        !request.dryRun &&
+        candidate.free &&
+        tierModel?.explicit === true &&
+        tierModel.model !== undefined &&
+        detail.connector?.probe === true
+      ) {
+        const probe = await probeFreeModel({
+          store,
+          connector: detail.connector,
+          poolId,
+          model: tierModel.model,
+          account: detail.account,
+          accountEnv: detail.accountEnv,
+          bullswarmHome: runtime.home.home,
+          userHome: runtime.userHome,
+          cwd: request.cwd,
+          env: runtime.env,
+          callerMarkers,
+          ...(request.extraEnv === undefined ? {} : { extraEnv: request.extraEnv }),
+          timeoutMs: watchdog.probeTimeoutMs,
+          cacheMs: watchdog.probeCacheMs,
+          killGraceMs: watchdog.killGraceMs,
+          clock,
+          ...(request.signal === undefined ? {} : { signal: request.signal }),
+        });
+        emit({
+          type: 'probe.finished',
+          action: request.action,
+          at: clock(),
+          poolId,
+          model: tierModel.model,
+          ok: probe.ok,
+          cached: probe.cached,
+          ...(probe.reason === undefined ? {} : { reason: probe.reason }),
+        });
+        if (!probe.ok) {
+          exclude({ poolId, reason: `probe: ${probe.reason ?? 'failed'}` });
+          continue;
+        }
+      }
+      return { decision, chosen: { decision, snapshot, detail, candidate, pools: snapshots.pools } };
+    }
+  };
+
+  const routeDecided = (decision: RouteDecision, reason: string) =>
+    emit({
+      type: 'route.decided',
+      action: request.action,
+      attempt: minAttempt,
+      at: clock(),
+      poolId: decision.poolId,
+      reason,
+      dryRun: request.dryRun === true,
+    });
+
+  const result = (
+    fields: Omit<DispatchResult, 'attempts' | 'throttleBackoffs' | 'ok'> & { readonly ok?: boolean },
+  ): DispatchResult => ({
+    ok: fields.ok ?? fields.kind === 'ok',
+    ...fields,
+    attempts,
+    throttleBackoffs,
+  });
+
+  // ---- the first pick ------------------------------------------------------------------------
+  const first = await pick();
+  routeDecided(first.decision, first.decision.reason);
+  if (!first.chosen) {
+    return result({
+      ok: false,
+      kind: noPoolKind(first.decision),
+      poolId: null,
+      model: null,
+      reason: first.decision.reason,
+      why: first.decision.reason,
+      ...(first.decision.backAt === undefined ? {} : { backAt: first.decision.backAt }),
+      decision: first.decision,
+    });
+  }
+  if (request.dryRun) {
+    return result({
+      kind: 'ok',
+      poolId: first.chosen.decision.poolId,
+      model: first.chosen.decision.model,
+      reason: first.decision.reason,
+      decision: first.decision,
+    });
+  }
+
+  let chosen: Chosen = first.chosen;
+  let reason = first.decision.reason;
+  for (;;) {
+    const { snapshot, detail, candidate } = chosen;
+    const poolId = snapshot.id;
+    const label = runtime.label(poolId);
+    const model = chosen.decision.model;
+    const finish = (
+      attempt: AttemptResult,
+      extra: { willRetry: boolean; why?: string; resetsAt?: number; waitMs?: number },
+    ) => {
+      const report: AttemptReport = {
+        attempt: attempt.attempt,
+        poolId,
+        poolLabel: label,
+        model,
+        reason,
+        outputFile: attempt.outputFile,
+        startedAt: attempt.startedAt,
+        endedAt: attempt.endedAt,
+        kind: attempt.kind,
+        why: extra.why ?? attempt.why,
+        exitCode: attempt.exitCode,
+        signal: attempt.signal,
+        stalled: attempt.stalled,
+        partialOutput: attempt.partialOutput,
+        silentSec: attempt.silentSec,
+        willRetry: extra.willRetry,
+        ...(extra.resetsAt === undefined ? {} : { resetsAt: extra.resetsAt }),
+        ...(extra.waitMs === undefined ? {} : { waitMs: extra.waitMs }),
+      };
+      attempts.push(report);
+      emit({ type: 'attempt.finished', action: request.action, at: clock(), ...report });
+    };
+    const ended = (
+      attempt: AttemptResult,
+      kind: DispatchOutcomeKind,
+      why: string | undefined,
+      backAt?: number,
+    ): DispatchResult =>
+      result({
+        kind,
+        poolId,
+        model,
+        reason,
+        ...(why === undefined ? {} : { why }),
+        ...(backAt === undefined ? {} : { backAt }),
+        ...(kind === 'ok' ? { answer: attempt.answer } : {}),
+        decision: chosen.decision,
+      });
+
+    if (request.signal?.aborted) {
+      return result({
+        kind: 'canceled',
+        poolId,
+        model,
+        reason,
+        why: 'canceled',
+        decision: chosen.decision,
+      });
+    }
+
+    // ---- the attempt ---------------------------------------------------------------------------
+    const silenceMs = workerSilenceMs({ settings: watchdog, free: candidate.free, pool: snapshot, tier });
+    const noProgressMs = request.lane === 'build' || request.lane === 'chore' ? watchdog.noProgressMs : 0;
+    const entry = store.ledger.record({
+      poolId,
+      action: request.action,
+      lane: request.lane,
+      tier,
+      startedAt: clock(),
+      expectedMinutes: candidate.expectedMinutes,
+      pid: process.pid,
+    });
+    const guard = guardInFlight(() => store.ledger.release(entry.id), watchdog.killGraceMs);
+    let attempt: AttemptResult;
+    try {
+      attempt = await runAttempt({
+        connector: detail.connector!,
+        poolId,
+        account: detail.account,
+        accountEnv: detail.accountEnv,
+        bullswarmHome: runtime.home.home,
+        userHome: runtime.userHome,
+        prompt: request.prompt,
+        model,
+        cwd: request.cwd,
+        addDirs: request.addDirs ?? [],
+        action: request.action,
+        outputDir: request.outputDir,
+        minAttempt,
+        env: runtime.env,
+        callerMarkers,
+        ...(request.extraEnv === undefined ? {} : { extraEnv: request.extraEnv }),
+        silenceMs,
+        noProgressMs,
+        killGraceMs: watchdog.killGraceMs,
+        ...(request.timeoutSec === undefined ? {} : { timeoutMs: request.timeoutSec * 1000 }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        clock,
+        onStarted: (started) => {
+          if (started.pid !== undefined) {
+            store.ledger.setWorkerPid(entry.id, started.pid);
+            guard.setWorkerPid(started.pid);
+          }
+          emit({
+            type: 'attempt.started',
+            action: request.action,
+            attempt: started.attempt,
+            at: clock(),
+            poolId,
+            poolLabel: label,
+            model,
+            reason,
+            outputFile: started.outputFile,
+            pid: started.pid,
+          });
+        },
+      });
+    } finally {
+      store.ledger.release(entry.id);
+      guard.done();
+    }
+    minAttempt = attempt.attempt + 1;
+    store.runs.append({
+      id: randomUUID(),
+      poolId,
+      tier,
+      lane: request.lane,
+      action: request.action,
+      startedAt: attempt.startedAt,
+      endedAt: attempt.endedAt,
+      stalled: attempt.stalled,
+      outcome: runOutcome(attempt.kind),
+      workerMinutes: attempt.workerMs / 60_000,
+      ...(model === null ? {} : { model }),
+      ...(attempt.kind === 'ok' ? {} : { failureKind: attempt.kind }),
+    });
+
+    // ---- the consequences -----------------------------------------------------------------------
+    if (attempt.kind === 'ok') {
+      finish(attempt, { willRetry: false });
+      return ended(attempt, 'ok', undefined);
+    }
+    if (attempt.kind === 'canceled' || attempt.kind === 'timeout') {
+      finish(attempt, { willRetry: false });
+      return ended(attempt, attempt.kind, attempt.why);
+    }
+
+    const meterRequest = {
+      poolId,
+      source: detail.meterSource,
+      accountEnv: detail.accountEnv,
+      home: runtime.home.home,
+      force: true,
+      ...(runtime.state.config.meterTtlSec === undefined
+        ? {}
+        : { meterTtlSec: runtime.state.config.meterTtlSec }),
+    };
+    if (attempt.kind === 'quota') {
+      const mark = meters.markUsageLimit(poolId, {
+        ...(attempt.resetsAt === undefined ? {} : { resetsAt: attempt.resetsAt }),
+      });
+      const meter = await meters.readPoolMeter(meterRequest);
+      const backAt = attempt.resetsAt ?? spentWindow(meter, clock())?.resetsAt ?? mark.countsFullUntil;
+      finish(attempt, { willRetry: false, ...(backAt === undefined ? {} : { resetsAt: backAt }) });
+      return ended(attempt, 'quota', attempt.why, backAt);
+    }
+
+    // Any other failure: the pool's meter read now; a window it shows full is a usage limit.
+    const meter = await meters.readPoolMeter(meterRequest);
+    const full = spentWindow(meter, clock());
+    if (full !== undefined) {
+      const why =
+        `usage limit: ${label} meter shows its ${windowLabel(full.kind)} window at ${formatCompact(full.usedPct)}%` +
+        `${full.resetsAt === undefined ? '' : ` until ${formatTime(full.resetsAt)}`} (the attempt ended: ${attempt.why})`;
+      finish(attempt, {
+        willRetry: false,
+        why,
+        ...(full.resetsAt === undefined ? {} : { resetsAt: full.resetsAt }),
+      });
+      return ended(attempt, 'quota', why, full.resetsAt);
+    }
+
+    if (attempt.kind === 'throttle') {
+      const waitMs = attempt.waitMs;
+      if (policy === 'record') {
+        const backAt = waitMs === undefined ? undefined : clock() + waitMs;
+        const why = `${attempt.why} · recorded; a single run does not retry a throttle`;
+        finish(attempt, {
+          willRetry: false,
+          why,
+          ...(waitMs === undefined ? {} : { waitMs }),
+          ...(backAt === undefined ? {} : { resetsAt: backAt }),
+        });
+        return ended(attempt, 'throttle', why, backAt);
+      }
+      if (waitMs !== undefined && waitMs > watchdog.throttleMaxNamedWaitMs) {
+        const backAt = clock() + waitMs;
+        const why =
+          `${attempt.why} · the provider named a wait of ${formatWait(waitMs)} ` +
+          `(over ${formatWait(watchdog.throttleMaxNamedWaitMs)}): back at ${formatTime(backAt)}`;
+        finish(attempt, { willRetry: false, why, waitMs, resetsAt: backAt });
+        return ended(attempt, 'throttle', why, backAt);
+      }
+      if (throttleBackoffs >= watchdog.throttleWaitsMs.length) {
+        const why = `${attempt.why} · came back after ${throttleBackoffs} back-off${throttleBackoffs === 1 ? '' : 's'} on ${label}`;
+        finish(attempt, { willRetry: false, why, ...(waitMs === undefined ? {} : { waitMs }) });
+        return ended(attempt, 'throttle', why);
+      }
+      // Is the pool still free for a back-off? (not spent, not nearly spent)
+      const check = (
+        await routeTask(runtime, { ...baseTask, pin: { poolId, source: '--worker-pool' }, excludedPools: [] })
+      ).decision;
+      const row = check.candidates[0];
+      const notFree =
+        check.poolId === null
+          ? {
+              reason: check.rejected.find((r) => r.poolId === poolId)?.reason ?? check.reason,
+              backAt: check.backAt,
+            }
+          : row?.draining
+            ? {
+                reason: `nearly spent (forecast ${formatCompact(row.forecastPacingPct ?? 0)}%)${
+                  row.pacingResetsAt === null ? '' : ` until ${formatTime(row.pacingResetsAt)}`
+                }`,
+                backAt: row.pacingResetsAt ?? undefined,
+              }
+            : undefined;
+      if (notFree !== undefined) {
+        const why = `${attempt.why} · ${label} is no longer free for a back-off: ${notFree.reason}`;
+        finish(attempt, {
+          willRetry: false,
+          why,
+          ...(notFree.backAt === undefined ? {} : { resetsAt: notFree.backAt }),
+        });
+        return ended(attempt, 'throttle', why, notFree.backAt);
+      }
+      const wait = waitMs ?? watchdog.throttleWaitsMs[throttleBackoffs]!;
+      throttleBackoffs += 1;
+      finish(attempt, { willRetry: true, waitMs: wait });
+      emit({
+        type: 'throttle.backoff',
+        action: request.action,
+        at: clock(),
+        poolId,
+        waitMs: wait,
+        backoff: throttleBackoffs,
+      });
+      await sleep(wait, request.signal);
+      if (request.signal?.aborted) {
+        return result({
+          kind: 'canceled',
+          poolId,
+          model,
+          reason,
+          why: 'canceled',
+          decision: chosen.decision,
+        });
+      }
+      reason = `back-off ${throttleBackoffs} of ${watchdog.throttleWaitsMs.length} on ${label} after throttle (waited ${formatWait(wait)}) · ${chosen.decision.reason}`;
+      routeDecided(chosen.decision, reason);
+      continue;
+    }
+
+    // auth, process, empty, stalled: the one automatic retry.
+    const retryable =
+      attempt.kind === 'auth' ||
+      attempt.kind === 'process' ||
+      attempt.kind === 'empty' ||
+      attempt.kind === 'stalled';
+    if (!retryable || retriesLeft <= 0) {
+      finish(attempt, { willRetry: false });
+      return ended(attempt, attempt.kind, attempt.why);
+    }
+    retriesLeft -= 1;
+    let next: PoolPick;
+    if (attempt.kind === 'auth') {
+      const group = snapshot.credentialGroup;
+      const groupReason = `sign-in failed in credential group ${group}`;
+      for (const pool of chosen.pools) {
+        if (pool.credentialGroup === group) exclude({ poolId: pool.id, reason: groupReason });
+      }
+      if (pinnedPoolId !== undefined) {
+        const why = `${attempt.why} · no retry: ${label} ${groupReason}`;
+        finish(attempt, { willRetry: false, why });
+        return ended(attempt, 'auth', why);
+      }
+      next = await pick();
+    } else {
+      next = await pick(poolId);
+    }
+    if (!next.chosen) {
+      const why = `${attempt.why} · no retry: ${rejectionList(runtime, next.decision)}`;
+      finish(attempt, {
+        willRetry: false,
+        why,
+        ...(next.decision.backAt === undefined ? {} : { resetsAt: next.decision.backAt }),
+      });
+      return result({
+        kind: attempt.kind,
+        poolId,
+        model,
+        reason,
+        why,
+        ...(next.decision.backAt === undefined ? {} : { backAt: next.decision.backAt }),
+        decision: chosen.decision,
+      });
+    }
+    finish(attempt, { willRetry: true });
+    reason = fallbackPrefix(label, attempt) + next.decision.reason;
+    chosen = next.chosen;
+    routeDecided(next.decision, reason);
+  }
+}

@@ -1,0 +1,98 @@
+import { signalGroup, terminateGroupSync } from '../attempt/process-group';
+
+/** One piece of work this process has in flight: its ledger entry and, once spawned, its worker. */
+export interface GuardedWork {
+  /** Attach the worker's pid (the leader of its process group). */
+  setWorkerPid(pid: number): void;
+  /** The work ended normally: forget it. */
+  done(): void;
+}
+
+interface Entry {
+  release: () => void;
+  killGraceMs: number;
+  workerPid?: number;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const entries = new Set<Entry>();
+const handlers = new Map<NodeJS.Signals, () => void>();
+let exitHandler: (() => void) | undefined;
+
+/** The grace a signal handler gives a worker group before SIGKILL, at most (ms). */
+const MAX_HANDLER_GRACE_MS = 3_000;
+
+function uninstall(): void {
+  for (const [signal, handler] of handlers) process.removeListener(signal, handler);
+  handlers.clear();
+  if (exitHandler) process.removeListener('exit', exitHandler);
+  exitHandler = undefined;
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  const pending = [...entries];
+  entries.clear();
+  uninstall();
+  for (const entry of pending) {
+    if (entry.workerPid !== undefined) signalGroup(entry.workerPid, 'SIGTERM');
+  }
+  for (const entry of pending) {
+    if (entry.workerPid !== undefined) {
+      terminateGroupSync(entry.workerPid, Math.min(entry.killGraceMs, MAX_HANDLER_GRACE_MS));
+    }
+  }
+  for (const entry of pending) {
+    try {
+      entry.release();
+    } catch {
+      // The store may be closed already; the dead pid is reaped by the next ledger list.
+    }
+  }
+  // Re-raise with the default action, unless the program listens itself (it decides then).
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+function install(): void {
+  if (handlers.size > 0) return;
+  for (const signal of SIGNALS) {
+    const handler = () => onSignal(signal);
+    handlers.set(signal, handler);
+    process.on(signal, handler);
+  }
+  // process.exit() with work in flight: nothing can wait any more, so the groups get SIGTERM and
+  // the ledger entries are released (a crash without this is covered by the ledger's reaping).
+  exitHandler = () => {
+    for (const entry of entries) {
+      if (entry.workerPid !== undefined) signalGroup(entry.workerPid, 'SIGTERM');
+      try {
+        entry.release();
+      } catch {
+        // Reaped later.
+      }
+    }
+    entries.clear();
+  };
+  process.on('exit', exitHandler);
+}
+
+/**
+ * Guards one in-flight piece of work against SIGINT/SIGTERM of this process: while any is
+ * guarded, handlers are installed that end every worker's process group (SIGTERM, SIGKILL after
+ * the grace, at most 3 s), release every ledger entry, uninstall themselves and re-raise the
+ * signal — unless the program has its own listener for that signal, which then decides whether
+ * to exit. The handlers are removed when the last guarded work is done.
+ */
+export function guardInFlight(release: () => void, killGraceMs: number): GuardedWork {
+  const entry: Entry = { release, killGraceMs };
+  entries.add(entry);
+  install();
+  return {
+    setWorkerPid(pid) {
+      entry.workerPid = pid;
+    },
+    done() {
+      entries.delete(entry);
+      if (entries.size === 0) uninstall();
+    },
+  };
+}

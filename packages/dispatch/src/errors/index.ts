@@ -1,0 +1,1 @@
+export { DispatchError, type DispatchErrorReason } from './dispatch-error';
