@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
+    globalSetup: ['./vitest.global-setup.ts'],
+    testTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

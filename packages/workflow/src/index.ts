@@ -1,3 +1,5 @@
+export * from './engine';
 export * from './errors';
 export * from './program';
+export * from './state';
 export { ENGINE_VERSION, VERSION } from './version';

@@ -1,0 +1,29 @@
+export { canonicalJson, unitFingerprint } from './fingerprint';
+export { createFilesMatcher, globToRegExp } from './glob-match';
+export { itemLabel } from './item-label';
+export { Limiter } from './limiter';
+export { type PlannedStep, type PlanWorkflowOptions, planWorkflow } from './plan-workflow';
+export { resolveInputs } from './resolve-inputs';
+export { DEFAULT_GATE_TIMEOUT_SEC, type GateResult, runGate } from './run-gate';
+export * from './step-dispatcher';
+export { blindPrefix, shellQuote } from './step-prompt';
+export {
+  detectTreeMode,
+  diffSnapshots,
+  snapshotTree,
+  type TreeMode,
+  type TreeSnapshot,
+} from './tree-snapshot';
+export { TreeTracker, type UnitChanges } from './tree-tracker';
+export {
+  defaultStepDispatcher,
+  newRunId,
+  type RestartWorkflowStepOptions,
+  type ResumeWorkflowOptions,
+  readProgramRecord,
+  restartWorkflowStep,
+  resumeWorkflow,
+  type StartWorkflowOptions,
+  startWorkflow,
+} from './workflow-api';
+export type { ProgramRecord, WorkflowRunOptions, WorkflowRunResult } from './workflow-runner';

@@ -1,0 +1,346 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { type BullswarmRuntime, dispatchTask } from '@bullswarm/dispatch';
+import { writeFileAtomic } from '@bullswarm/store';
+import { WorkflowError } from '../errors/workflow-error';
+import { MAX_CONCURRENCY } from '../program/program-schema';
+import type { WorkflowProgram } from '../program/workflow-program';
+import { loadRun } from '../state/load-run';
+import { RUN_ID_PATTERN, type RunPaths, runPaths } from '../state/run-paths';
+import { FINAL_STATUSES, type RunState, STATE_VERSION, type StepState } from '../state/run-state';
+import { ENGINE_VERSION } from '../version';
+import { resolveInputs } from './resolve-inputs';
+import type { StepDispatcher } from './step-dispatcher';
+import {
+  type ProgramRecord,
+  WorkflowRunner,
+  type WorkflowRunOptions,
+  type WorkflowRunResult,
+} from './workflow-runner';
+
+/** Options of {@link startWorkflow}. */
+export interface StartWorkflowOptions extends WorkflowRunOptions {
+  /** A validated program (`validateProgram` / `loadProgramFile`), prompts loaded. */
+  readonly program: WorkflowProgram;
+  /** The program file it came from (recorded; prompts are already in `program`). */
+  readonly programFile?: string;
+  /** `--input k=v` values; defaults fill the rest. */
+  readonly inputs?: Readonly<Record<string, string>>;
+  /** The work tree the steps run in (default the current directory). */
+  readonly cwd?: string;
+  /** `--worker-pool`: pin every step to this pool (id or label). */
+  readonly workerPool?: string;
+  /** `--concurrency`: overrides `settings.concurrency`. */
+  readonly concurrency?: number;
+}
+
+/** Options of {@link resumeWorkflow}. */
+export interface ResumeWorkflowOptions extends WorkflowRunOptions {
+  readonly runId: string;
+}
+
+/** Options of {@link restartWorkflowStep}. */
+export interface RestartWorkflowStepOptions extends WorkflowRunOptions {
+  readonly runId: string;
+  readonly stepId: string;
+  /** Pin the restarted step to this pool (id or label); its reason says `pinned to <pool> (step restart)`. */
+  readonly workerPool?: string;
+}
+
+/** A new run id: `wf-` and 8 random lower-case letters/digits. */
+export function newRunId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(8);
+  let id = 'wf-';
+  for (const byte of bytes) id += alphabet[byte % alphabet.length];
+  return id;
+}
+
+/** `dispatchTask` of `@bullswarm/dispatch` over the runtime. */
+export function defaultStepDispatcher(runtime: BullswarmRuntime): StepDispatcher {
+  return (request) => dispatchTask(runtime, request);
+}
+
+function resolvePool(runtime: BullswarmRuntime, ref: string, flag: string): string {
+  try {
+    return runtime.home.resolvePoolRef(ref);
+  } catch (error) {
+    throw new WorkflowError({
+      kind: 'bad-option',
+      message: `${flag} ${ref}: ${(error as Error).message}`,
+      cause: error,
+    });
+  }
+}
+
+function checkConcurrency(value: number): void {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+    throw new WorkflowError({
+      kind: 'bad-option',
+      message: `--concurrency ${value}: expected a whole number from 1 to ${MAX_CONCURRENCY}`,
+    });
+  }
+}
+
+/**
+ * Starts a new run of a program: creates `$BULLSWARM_HOME/workflows/<runId>/` with `program.json`
+ * (prompts inlined, inputs resolved), `state.json` and `events.jsonl`, then drives every step to a
+ * verdict (see the package README for the rules). Resolves when nothing more can run; a step that
+ * failed or came back does not stop the others.
+ *
+ * @throws WorkflowError `unknown-input`, `missing-input`, `bad-option` (a pool, the concurrency, the cwd)
+ */
+export async function startWorkflow(options: StartWorkflowOptions): Promise<WorkflowRunResult> {
+  const { runtime, program } = options;
+  const cwd = resolve(options.cwd ?? process.cwd());
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    throw new WorkflowError({ kind: 'bad-option', message: `--cwd ${cwd}: not an existing directory` });
+  }
+  const inputs = resolveInputs(program, options.inputs);
+  const concurrency = options.concurrency ?? program.settings.concurrency;
+  checkConcurrency(concurrency);
+  const workerPool =
+    options.workerPool === undefined ? undefined : resolvePool(runtime, options.workerPool, '--worker-pool');
+
+  const workflowsDir = runtime.home.workflowsDir;
+  mkdirSync(workflowsDir, { recursive: true, mode: 0o700 });
+  let runId = '';
+  let paths: RunPaths | undefined;
+  for (let tries = 0; tries < 5 && paths === undefined; tries++) {
+    runId = newRunId();
+    const candidate = runPaths(workflowsDir, runId);
+    try {
+      mkdirSync(candidate.runDir, { mode: 0o700 });
+      paths = candidate;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  if (!paths) throw new Error('could not create a run directory with a fresh id');
+
+  const programFile = options.programFile === undefined ? undefined : resolve(options.programFile);
+  const record: ProgramRecord = {
+    recordVersion: 1,
+    program,
+    inputs,
+    ...(programFile === undefined ? {} : { programFile }),
+    cwd,
+  };
+  writeFileAtomic(paths.programPath, `${JSON.stringify(record, null, 2)}\n`);
+  const created = Date.now();
+  const state: RunState = {
+    stateVersion: STATE_VERSION,
+    engineVersion: ENGINE_VERSION,
+    runId,
+    ...(program.name === undefined ? {} : { name: program.name }),
+    ...(programFile === undefined ? {} : { programFile }),
+    cwd,
+    status: 'running',
+    createdAt: created,
+    updatedAt: created,
+    options: { concurrency, ...(workerPool === undefined ? {} : { workerPool }) },
+    inputs,
+    levels: program.levels.map((level) => [...level]),
+    lastEventSeq: 0,
+    steps: program.steps.map((step) => ({
+      id: step.id,
+      level: step.level,
+      fanOut: step.forEach !== undefined,
+      status: 'pending',
+    })),
+  };
+  writeFileAtomic(paths.statePath, `${JSON.stringify(state)}\n`);
+  const runner = new WorkflowRunner(
+    runtime,
+    program,
+    paths,
+    state,
+    new Set(program.steps.map((step) => step.id)),
+    options,
+    options.dispatch ?? defaultStepDispatcher(runtime),
+  );
+  return runner.run('start');
+}
+
+/** Reads `program.json` of a run. */
+export function readProgramRecord(paths: RunPaths): ProgramRecord {
+  let record: ProgramRecord;
+  try {
+    record = JSON.parse(readFileSync(paths.programPath, 'utf8')) as ProgramRecord;
+  } catch (error) {
+    throw new WorkflowError({
+      kind: 'run-state-invalid',
+      filePath: paths.programPath,
+      message: `${paths.programPath} cannot be read (${(error as Error).message})`,
+      cause: error,
+    });
+  }
+  if (record?.recordVersion !== 1 || !Array.isArray(record.program?.steps) || !isAbsolute(record.cwd ?? '')) {
+    throw new WorkflowError({
+      kind: 'run-state-invalid',
+      filePath: paths.programPath,
+      message: `${paths.programPath}: expected a program record (recordVersion 1, program.steps, cwd)`,
+    });
+  }
+  return record;
+}
+
+function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string) {
+  if (!RUN_ID_PATTERN.test(runId)) {
+    throw new WorkflowError({
+      kind: 'run-not-found',
+      runId,
+      message: `"${runId}" is not a run id (expected wf- and letters/digits, as \`bullswarm workflow list\` shows)`,
+    });
+  }
+  const loaded = loadRun(runtime.home.workflowsDir, runId);
+  if (loaded.viewOnly) {
+    throw new WorkflowError({
+      kind: 'run-view-only',
+      runId,
+      filePath: loaded.paths.statePath,
+      message:
+        `run ${runId} was saved by engine ${loaded.state.engineVersion}; this bullswarm runs engine ${ENGINE_VERSION}, ` +
+        `so the run is view-only: \`bullswarm workflow show ${runId}\` and \`watch\` still work, but it cannot be ${verb}. ` +
+        'Start a new run of the program instead.',
+    });
+  }
+  if (loaded.live) {
+    throw new WorkflowError({
+      kind: 'run-busy',
+      runId,
+      message: `run ${runId} is being driven by process ${loaded.state.owner?.pid}; watch it with \`bullswarm workflow watch ${runId}\``,
+    });
+  }
+  const record = readProgramRecord(loaded.paths);
+  const ids = record.program.steps.map((step) => step.id);
+  if (loaded.state.steps.length !== ids.length || loaded.state.steps.some((step, i) => step.id !== ids[i])) {
+    throw new WorkflowError({
+      kind: 'run-state-invalid',
+      runId,
+      filePath: loaded.paths.statePath,
+      message: `${loaded.paths.statePath}: its steps do not match ${loaded.paths.programPath}`,
+    });
+  }
+  reconcile(loaded.state);
+  return { ...loaded, record };
+}
+
+/**
+ * Brings a state read after a crash in line with its verdicts: a unit that was running has no
+ * verdict (it runs again), a single step whose unit has a verdict takes it.
+ */
+function reconcile(state: RunState): void {
+  for (const step of state.steps) {
+    if (step.unit?.status === 'running') step.unit.status = 'pending';
+    for (const item of step.items ?? []) if (item.status === 'running') item.status = 'pending';
+    if (
+      !step.fanOut &&
+      step.unit &&
+      FINAL_STATUSES.has(step.unit.status) &&
+      !FINAL_STATUSES.has(step.status)
+    ) {
+      step.status = step.unit.status;
+      if (step.unit.why !== undefined) step.why = step.unit.why;
+      if (step.unit.backAt !== undefined) step.backAt = step.unit.backAt;
+    }
+    if (step.status === 'running') step.status = 'pending';
+  }
+}
+
+function resetStep(step: StepState): void {
+  step.status = 'pending';
+  for (const key of ['blockedBy', 'why', 'kind', 'backAt', 'endedAt'] as const) delete step[key];
+}
+
+/**
+ * Resumes a run: re-runs only what has no `ok` verdict — failed, came-back, blocked, interrupted
+ * steps and fan-out items. Items are matched by content fingerprint, so an item verified before is
+ * never run again even when discovery order changed; a step that finished `ok` is never run again.
+ *
+ * @throws WorkflowError `run-not-found`, `run-view-only` (another engine version), `run-busy`, `run-state-invalid`
+ */
+export async function resumeWorkflow(options: ResumeWorkflowOptions): Promise<WorkflowRunResult> {
+  const { runtime } = options;
+  const loaded = openForDriving(runtime, options.runId, 'resumed');
+  const selection = new Set<string>();
+  for (const step of loaded.state.steps) {
+    if (step.status === 'ok') continue;
+    resetStep(step);
+    selection.add(step.id);
+  }
+  const runner = new WorkflowRunner(
+    runtime,
+    loaded.record.program,
+    loaded.paths,
+    loaded.state,
+    selection,
+    options,
+    options.dispatch ?? defaultStepDispatcher(runtime),
+  );
+  return runner.run('resume');
+}
+
+/**
+ * Re-runs one step of a run — all of it, also when it was ok — and then whatever was blocked
+ * behind it (downstream steps that are blocked or pending). Other steps keep their verdicts. With
+ * `workerPool` the step is pinned (`pinned to <pool> (step restart)`).
+ *
+ * @throws WorkflowError `unknown-step` and everything {@link resumeWorkflow} throws
+ */
+export async function restartWorkflowStep(options: RestartWorkflowStepOptions): Promise<WorkflowRunResult> {
+  const { runtime } = options;
+  const loaded = openForDriving(runtime, options.runId, 'restarted');
+  const target = loaded.state.steps.find((step) => step.id === options.stepId);
+  if (!target) {
+    throw new WorkflowError({
+      kind: 'unknown-step',
+      runId: options.runId,
+      stepId: options.stepId,
+      message: `run ${options.runId} has no step "${options.stepId}" (its steps: ${loaded.state.steps
+        .map((step) => step.id)
+        .join(', ')})`,
+    });
+  }
+  const pool =
+    options.workerPool === undefined ? undefined : resolvePool(runtime, options.workerPool, '--worker-pool');
+  resetStep(target);
+  if (pool === undefined) delete target.pin;
+  else target.pin = { poolId: pool, source: 'step restart' };
+  if (target.unit) target.unit.status = 'pending';
+  for (const item of target.items ?? []) item.status = 'pending';
+  const selection = new Set<string>([target.id]);
+  const dependants = new Map<string, string[]>();
+  for (const step of loaded.record.program.steps) {
+    for (const dep of step.dependsOn) dependants.set(dep, [...(dependants.get(dep) ?? []), step.id]);
+  }
+  const byId = new Map(loaded.state.steps.map((step) => [step.id, step]));
+  const queue = [target.id];
+  while (queue.length > 0) {
+    const id = queue.shift() as string;
+    for (const next of dependants.get(id) ?? []) {
+      const step = byId.get(next);
+      if (!step || selection.has(next) || (step.status !== 'blocked' && step.status !== 'pending')) continue;
+      resetStep(step);
+      selection.add(next);
+      queue.push(next);
+    }
+  }
+  const runner = new WorkflowRunner(
+    runtime,
+    loaded.record.program,
+    loaded.paths,
+    loaded.state,
+    selection,
+    options,
+    options.dispatch ?? defaultStepDispatcher(runtime),
+  );
+  return runner.run('restart');
+}

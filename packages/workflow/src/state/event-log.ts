@@ -1,0 +1,95 @@
+import { closeSync, fdatasync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import type { WorkflowEvent } from './workflow-event';
+
+/**
+ * The append-only `events.jsonl` of a run. Each event is one `write()` of one line: once `append`
+ * returns, the line survives a kill -9 of this process (it is in the kernel's page cache). For power
+ * loss, lines marked durable (verdicts) are followed by a group-committed `fdatasync`: at most one
+ * in flight, and every durable line written while it runs is covered by the next one.
+ */
+export class EventLog {
+  private fd: number | undefined;
+  private syncing = false;
+  private syncWanted = false;
+  private syncError: Error | undefined;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'a', 0o600);
+  }
+
+  /** Appends one event line; `durable` asks for a (group-committed) fdatasync. */
+  append(event: WorkflowEvent, durable = false): void {
+    if (this.fd === undefined) throw new Error(`events log ${this.path} is closed`);
+    const line = Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
+    let written = 0;
+    while (written < line.length) written += writeSync(this.fd, line, written, line.length - written);
+    if (durable) this.requestSync();
+  }
+
+  private requestSync(): void {
+    if (this.syncing) {
+      this.syncWanted = true;
+      return;
+    }
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.syncing = true;
+    this.syncWanted = false;
+    fdatasync(fd, (error) => {
+      this.syncing = false;
+      if (error) this.syncError ??= error;
+      if (this.syncWanted && this.fd !== undefined) this.requestSync();
+      else for (const wake of this.idleWaiters.splice(0)) wake();
+    });
+  }
+
+  /** Waits for pending syncs, fsyncs and closes the file. */
+  async close(): Promise<void> {
+    if (this.syncing) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) {
+      fsyncSync(fd);
+      closeSync(fd);
+    }
+    if (this.syncError) throw this.syncError;
+  }
+}
+
+/**
+ * Reads a run's events. A torn last line (the writer was killed mid-write) and any other line that
+ * is not a JSON object with a numeric `seq` are skipped.
+ */
+export function readEvents(path: string, afterSeq = 0): WorkflowEvent[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return parseEventLines(text, afterSeq);
+}
+
+/** Parses event lines (see {@link readEvents}). */
+export function parseEventLines(text: string, afterSeq = 0): WorkflowEvent[] {
+  const events: WorkflowEvent[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      const event = JSON.parse(line) as WorkflowEvent;
+      if (
+        typeof event === 'object' &&
+        event !== null &&
+        typeof event.seq === 'number' &&
+        event.seq > afterSeq
+      ) {
+        events.push(event);
+      }
+    } catch {
+      // a torn or foreign line
+    }
+  }
+  return events;
+}

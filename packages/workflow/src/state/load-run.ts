@@ -1,0 +1,197 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isRecordedProcessAlive } from '@bullswarm/store';
+import { WorkflowError } from '../errors/workflow-error';
+import { jsonPath } from '../program/json-path';
+import { ENGINE_VERSION } from '../version';
+import { readEvents } from './event-log';
+import { RUN_ID_PATTERN, type RunPaths, runPaths } from './run-paths';
+import { countUnits, type RunCounts, type RunState, runStateSchema, STATE_VERSION } from './run-state';
+import type { WorkflowEvent } from './workflow-event';
+
+/** A run read from disk. */
+export interface LoadedRun {
+  readonly paths: RunPaths;
+  /** state.json with every newer verdict from events.jsonl replayed onto it. */
+  readonly state: RunState;
+  /** Saved by another engine version: show and watch only, never resume or restart. */
+  readonly viewOnly: boolean;
+  /** A live process is driving the run right now. */
+  readonly live: boolean;
+  /** Events replayed from events.jsonl (newer than state.json). */
+  readonly replayed: number;
+}
+
+/**
+ * Loads run `runId` from a home's workflows directory: zod-checks state.json (a different
+ * `stateVersion` or a malformed file is a `run-state-invalid` error naming the file and field), then
+ * replays the events newer than `lastEventSeq` — `unit.finished` (a unit's whole verdict),
+ * `step.finished`, `step.blocked` — so a verdict written just before a kill -9 is never lost.
+ */
+export function loadRun(workflowsDir: string, runId: string): LoadedRun {
+  if (!RUN_ID_PATTERN.test(runId)) {
+    throw new WorkflowError({
+      kind: 'run-not-found',
+      runId,
+      message: `"${runId}" is not a run id (expected wf- and letters/digits, as \`bullswarm workflow list\` shows)`,
+    });
+  }
+  const paths = runPaths(workflowsDir, runId);
+  let text: string;
+  try {
+    text = readFileSync(paths.statePath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new WorkflowError({
+        kind: 'run-not-found',
+        runId,
+        filePath: paths.statePath,
+        message: `no workflow run ${runId} in ${workflowsDir} (see \`bullswarm workflow list\`)`,
+      });
+    }
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new WorkflowError({
+      kind: 'run-state-invalid',
+      runId,
+      filePath: paths.statePath,
+      message: `${paths.statePath} is not valid JSON (${(error as Error).message})`,
+      cause: error,
+    });
+  }
+  const version = (json as { stateVersion?: unknown } | null)?.stateVersion;
+  if (version !== STATE_VERSION) {
+    throw new WorkflowError({
+      kind: 'run-state-invalid',
+      runId,
+      filePath: paths.statePath,
+      message: `${paths.statePath}: stateVersion ${JSON.stringify(version)} is not readable by this bullswarm (it reads stateVersion ${STATE_VERSION})`,
+    });
+  }
+  const parsed = runStateSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new WorkflowError({
+      kind: 'run-state-invalid',
+      runId,
+      filePath: paths.statePath,
+      message: `${paths.statePath}: ${issue ? `${jsonPath(issue.path)}: ${issue.message}` : 'invalid'}`,
+    });
+  }
+  const state = parsed.data;
+  const events = readEvents(paths.eventsPath, state.lastEventSeq);
+  replayEvents(state, events);
+  const live = state.owner !== undefined && isRecordedProcessAlive(state.owner.pid, state.owner.startTime);
+  return { paths, state, viewOnly: state.engineVersion !== ENGINE_VERSION, live, replayed: events.length };
+}
+
+/** Applies verdict events newer than the state onto it (mutates `state`). */
+export function replayEvents(state: RunState, events: readonly WorkflowEvent[]): void {
+  const steps = new Map(state.steps.map((step) => [step.id, step]));
+  for (const event of events) {
+    if (event.seq <= state.lastEventSeq) continue;
+    state.lastEventSeq = event.seq;
+    switch (event.type) {
+      case 'unit.finished': {
+        const step = steps.get(event.step);
+        if (!step) break;
+        if (event.slot === undefined) {
+          step.unit = event.unit;
+        } else {
+          const item = event.unit as NonNullable<typeof step.items>[number];
+          step.items ??= [];
+          const at = step.items.findIndex((entry) => entry.slot === event.slot);
+          if (at === -1) step.items.push(item);
+          else step.items[at] = item;
+          step.nextSlot = Math.max(step.nextSlot ?? 0, event.slot + 1);
+        }
+        break;
+      }
+      case 'step.finished': {
+        const step = steps.get(event.step);
+        if (!step) break;
+        step.status = event.status;
+        step.endedAt = event.at;
+        if (event.why === undefined) delete step.why;
+        else step.why = event.why;
+        if (event.backAt === undefined) delete step.backAt;
+        else step.backAt = event.backAt;
+        break;
+      }
+      case 'step.blocked': {
+        const step = steps.get(event.step);
+        if (!step) break;
+        step.status = 'blocked';
+        step.blockedBy = [...event.blockedBy];
+        break;
+      }
+      case 'run.finished':
+        state.status = event.status;
+        state.endedAt = event.at;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** The outcome of a run, as `workflow list` shows it. */
+export type RunOutcome = 'running' | 'interrupted' | 'ok' | 'failed' | 'needs-you';
+
+/** The outcome of a run from its state (`live`: a process is driving it now). */
+export function runOutcome(state: RunState, live: boolean): RunOutcome {
+  if (state.status === 'running') return live ? 'running' : 'interrupted';
+  if (state.status === 'interrupted') return 'interrupted';
+  const counts = countUnits(state);
+  if (counts.failed > 0) return 'failed';
+  if (counts.needsYou > 0 || counts.blocked > 0 || counts.pending > 0) return 'needs-you';
+  return 'ok';
+}
+
+/** One row of `workflow list`. */
+export interface RunSummary {
+  readonly runId: string;
+  readonly name?: string;
+  readonly outcome: RunOutcome;
+  readonly counts: RunCounts;
+  readonly createdAt: number;
+  readonly cwd: string;
+  readonly viewOnly: boolean;
+  /** Why the run could not be read (the row then has no counts worth reading). */
+  readonly problem?: string;
+}
+
+/** Every run in a home's workflows directory, newest first. A run that cannot be read is listed with its problem. */
+export function listRuns(workflowsDir: string): RunSummary[] {
+  if (!existsSync(workflowsDir)) return [];
+  const rows: RunSummary[] = [];
+  for (const entry of readdirSync(workflowsDir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !RUN_ID_PATTERN.test(entry.name)) continue;
+    try {
+      const run = loadRun(workflowsDir, entry.name);
+      rows.push({
+        runId: run.state.runId,
+        ...(run.state.name === undefined ? {} : { name: run.state.name }),
+        outcome: runOutcome(run.state, run.live),
+        counts: countUnits(run.state),
+        createdAt: run.state.createdAt,
+        cwd: run.state.cwd,
+        viewOnly: run.viewOnly,
+      });
+    } catch (error) {
+      rows.push({
+        runId: entry.name,
+        outcome: 'interrupted',
+        counts: countUnits({ steps: [] }),
+        createdAt: 0,
+        cwd: '',
+        viewOnly: true,
+        problem: (error as Error).message,
+      });
+    }
+  }
+  return rows.sort((a, b) => b.createdAt - a.createdAt || a.runId.localeCompare(b.runId));
+}
