@@ -222,9 +222,10 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Age
 
   // After the agent exits, its pipes may be held open by processes it left behind.
   let drainTimer: NodeJS.Timeout | undefined;
+  let draining: Promise<void> | undefined;
   subprocess.once('exit', () => {
     drainTimer = setTimeout(() => {
-      if (pid !== undefined) void terminateGroup(pid, options.killGraceMs);
+      if (pid !== undefined) draining = terminateGroup(pid, options.killGraceMs);
       subprocess.stdout?.destroy();
       subprocess.stderr?.destroy();
     }, OUTPUT_DRAIN_MS);
@@ -237,6 +238,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Age
   watcher?.close();
   options.signal?.removeEventListener('abort', onAbort);
   if (stopping) await stopping;
+  if (draining) await draining;
 
   parser.push(outDecoder.end());
   stderr += errDecoder.end();

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { InflightEntry } from '@bullswarm/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { groupHasRunningMembers, isProcessRunning, signalGroup } from '../attempt/process-group';
+import { closeDispatchFixtures, createDispatchFixture } from '../test-support/dispatch-fixture';
+import { startDispatchWorker } from '../test-support/worker';
+import { dispatchTask } from './dispatch-task';
+
+const groups: number[] = [];
+afterEach(() => {
+  for (const pgid of groups.splice(0)) signalGroup(pgid, 'SIGKILL');
+  closeDispatchFixtures();
+});
+
+const weekly = (usedPct: number) => [{ kind: 'weekly' as const, usedPct, resetsInMin: 5040 }];
+
+describe('the in-flight ledger', () => {
+  it('shows a running attempt, with its worker pid, to another bullswarm process; released after', async () => {
+    const f = await createDispatchFixture([
+      {
+        account: 'a',
+        windows: weekly(10),
+        scenario: { default: { scenario: 'slow', ms: 1_500, tickMs: 100 } },
+      },
+    ]);
+    const other = await f.openAnother();
+    let seen: InflightEntry[] = [];
+    let workerPid: number | undefined;
+    const request = f.request({ action: 'step-7', lane: 'build' });
+    const result = await dispatchTask(f.runtime, {
+      ...request,
+      onEvent: (event) => {
+        if (event.type === 'attempt.started') {
+          workerPid = event.pid;
+          seen = other.requireStore().ledger.list();
+        }
+      },
+    });
+    expect(result.ok).toBe(true);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      poolId: 'sim:a',
+      action: 'step-7',
+      lane: 'build',
+      tier: 'high',
+      pid: process.pid,
+      workerPid,
+    });
+    expect(seen[0]?.expectedMinutes).toBeGreaterThan(0);
+    expect(other.requireStore().ledger.list()).toEqual([]);
+    other.close();
+  });
+
+  it('an entry of a bullswarm process killed with SIGKILL mid-attempt is reaped by the next list', async () => {
+    const f = await createDispatchFixture([
+      {
+        account: 'a',
+        windows: weekly(10),
+        scenario: { default: { scenario: 'slow', ms: 60_000, tickMs: 500 } },
+      },
+    ]);
+    const worker = startDispatchWorker(f.home, f.env, f.request());
+    const started = await worker.waitFor('attempt.started');
+    const workerPid = started.pid as number;
+    groups.push(workerPid);
+    const store = f.runtime.requireStore();
+    expect(store.ledger.list()).toEqual([
+      expect.objectContaining({ poolId: 'sim:a', pid: worker.child.pid, workerPid }),
+    ]);
+
+    worker.child.kill('SIGKILL');
+    const end = await worker.exited;
+    expect(end.signal).toBe('SIGKILL');
+    // Nothing released it; the dead bullswarm pid is what makes the next list drop it.
+    expect(store.ledger.list()).toEqual([]);
+  });
+
+  it('SIGTERM of bullswarm ends the worker group, releases the entry, then re-raises', async () => {
+    const f = await createDispatchFixture([
+      { account: 'a', windows: weekly(10), scenario: { default: { scenario: 'stall', child: true } } },
+    ]);
+    const worker = startDispatchWorker(f.home, f.env, f.request());
+    const started = await worker.waitFor('attempt.started');
+    const workerPid = started.pid as number;
+    groups.push(workerPid);
+    // Let the sim start its grandchild.
+    for (let i = 0; i < 200 && !grandchildStarted(f.out); i += 1) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    worker.child.kill('SIGTERM');
+    const end = await worker.exited;
+    expect(end.signal).toBe('SIGTERM');
+    expect(groupHasRunningMembers(workerPid)).toBe(false);
+    const simLine = f.simLogLines()[0];
+    expect(simLine).toMatchObject({ pid: workerPid, signal: 'SIGTERM' });
+    if (simLine?.childPid !== undefined) expect(isProcessRunning(simLine.childPid)).toBe(false);
+    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+  });
+});
+
+/** The stalled sim reports its grandchild on stderr once it has spawned it. */
+function grandchildStarted(out: string): boolean {
+  try {
+    return /grandchild pid/.test(readFileSync(join(out, 'out-run-attempt-1.stderr'), 'utf8'));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,12 @@
+// A bullswarm process for the tests that kill one: `node dispatch-worker.mjs <dist index.js> <json>`
+// where json is {home, env, request}. It imports the bundled dispatch (built by the vitest global
+// setup into test-results/worker/dist/), runs dispatchTask and prints every event, then the
+// result, as JSON lines on stdout.
+const [distIndex, json] = process.argv.slice(2);
+const { openRuntime, dispatchTask } = await import(distIndex);
+const { home, env, request } = JSON.parse(json);
+const runtime = await openRuntime({ home, env, createStore: true });
+const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
+const result = await dispatchTask(runtime, { ...request, onEvent: print });
+print({ type: 'result', result });
+runtime.close();
