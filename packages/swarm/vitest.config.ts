@@ -11,6 +11,11 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
+    // Builds the sim CLI (when stale) and the bundled worker the process-level tests spawn.
+    globalSetup: ['./vitest.global-setup.ts'],
+    // Real processes, real git, real SQLite, two cores.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

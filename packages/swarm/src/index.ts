@@ -18,3 +18,9 @@ export * from './tasks/task-book';
 /** The version of this package (set at build time). */
 export const VERSION: string = __BULLSWARM_VERSION__;
 export * from './capacity';
+export * from './handoff/accept-handoff-packet';
+export * from './handoff/handoff-packet-schema';
+export * from './handoff/read-handoff-packet';
+export * from './handoff/secret-scan';
+export * from './handoff/write-handoff-packet';
+export * from './pick/pick-account';

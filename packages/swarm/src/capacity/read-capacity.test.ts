@@ -1,0 +1,184 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SwarmInputError } from '../errors/swarm-input-error';
+import { type SimPool, writeSimHome, writeSimMeter } from '../test-support/sim-home';
+import { tempDirs } from '../test-support/swarm-fixture';
+import { capacityThresholds, parseCapacityCaps } from './capacity-env';
+import { readCapacity } from './read-capacity';
+
+const dirs = tempDirs();
+const runtimes: BullswarmRuntime[] = [];
+afterEach(() => {
+  for (const runtime of runtimes.splice(0)) runtime.close();
+  dirs.cleanup();
+});
+
+const NOW = Date.parse('2026-09-10T12:00:00Z');
+const work1: SimPool = {
+  account: 'work1',
+  label: 'work1',
+  windows: [
+    { kind: 'five_hour', usedPct: 20, resetsInMin: 120 },
+    { kind: 'weekly', usedPct: 36, resetsInMin: 3 * 1440 },
+  ],
+};
+
+async function home(pools: readonly SimPool[], clock = { value: NOW }) {
+  const dir = dirs.make();
+  writeSimHome(dir, pools, NOW);
+  const runtime = await openRuntime({
+    home: dir,
+    env: {},
+    clock: () => clock.value,
+    createStore: true,
+    userHome: dir,
+  });
+  runtimes.push(runtime);
+  return { dir, runtime, clock };
+}
+
+describe('readCapacity', () => {
+  it('prints the capacity line from the binding window', async () => {
+    const { runtime } = await home([work1]);
+    const report = await readCapacity(runtime, { pool: 'work1', env: {} });
+    expect(report).toMatchObject({
+      verdict: 'ok',
+      freePct: 64,
+      bindingWindow: 'weekly',
+      line: 'capacity=ok 64% @work1',
+      poolId: 'sim:work1',
+    });
+    expect(report.thresholds).toMatchObject({ lowPct: 25, criticalPct: 10, lowSource: 'default' });
+  });
+
+  it.each([
+    [{ BULLSWARM_CAPACITY_CAP: '@work1=8' }, 'critical', 8, 'capacity=critical 8% @work1'],
+    [{ BULLSWARM_CAPACITY_CAP: 'work1=20' }, 'low', 20, 'capacity=low 20% @work1'],
+    [{ BULLSWARM_CAPACITY_CAP: '@work1=90' }, 'ok', 64, 'capacity=ok 64% @work1'],
+    [{ AGENTKIT_CAPACITY_CAP: '@sim:work1=8' }, 'critical', 8, 'capacity=critical 8% @work1'],
+    [
+      { BULLSWARM_CAPACITY_CAP: '@work1=30', AGENTKIT_CAPACITY_CAP: '@work1=12' },
+      'low',
+      12,
+      'capacity=low 12% @work1',
+    ],
+    [{ BULLSWARM_CAPACITY_CAP: '@sim:other=5,@work1=50' }, 'ok', 50, 'capacity=ok 50% @work1'],
+  ])('a cap %j lowers the reading, never raises it', async (env, verdict, freePct, line) => {
+    const { runtime } = await home([work1, { account: 'other', windows: work1.windows! }]);
+    expect(await readCapacity(runtime, { pool: 'work1', env })).toMatchObject({ verdict, freePct, line });
+  });
+
+  it('thresholds come from BULLSWARM_CAPACITY_* first, then AGENTKIT_CAPACITY_*', async () => {
+    const { runtime } = await home([work1]);
+    expect(
+      (await readCapacity(runtime, { pool: 'work1', env: { BULLSWARM_CAPACITY_LOW: '70' } })).verdict,
+    ).toBe('low');
+    expect(
+      (await readCapacity(runtime, { pool: 'work1', env: { AGENTKIT_CAPACITY_LOW: '70' } })).verdict,
+    ).toBe('low');
+    expect(
+      (
+        await readCapacity(runtime, {
+          pool: 'work1',
+          env: { AGENTKIT_CAPACITY_LOW: '70', AGENTKIT_CAPACITY_CRITICAL: '65' },
+        })
+      ).verdict,
+    ).toBe('critical');
+    expect(capacityThresholds({ BULLSWARM_CAPACITY_LOW: '30', AGENTKIT_CAPACITY_LOW: '70' })).toMatchObject({
+      lowPct: 30,
+      lowSource: 'BULLSWARM_CAPACITY_LOW',
+    });
+    expect(() => capacityThresholds({ BULLSWARM_CAPACITY_LOW: 'lots' })).toThrow(
+      /BULLSWARM_CAPACITY_LOW "lots" is not valid/,
+    );
+    expect(() => capacityThresholds({ AGENTKIT_CAPACITY_CRITICAL: '40' })).toThrow(SwarmInputError);
+    expect(() => parseCapacityCaps({ BULLSWARM_CAPACITY_CAP: '@work1=eight' })).toThrow(
+      /BULLSWARM_CAPACITY_CAP "@work1=eight"/,
+    );
+    await expect(
+      readCapacity(runtime, { pool: 'work1', env: { BULLSWARM_CAPACITY_CAP: '@nope=5' } }),
+    ).rejects.toThrow(/caps on declared pools \(@work1\)/);
+  });
+
+  it('is unknown, never ok, outside a bullswarm launch, for an undeclared pool, and without a meter', async () => {
+    const { runtime } = await home([
+      work1,
+      { account: 'blind', meter: { type: 'none' } },
+      { account: 'nofile' },
+    ]);
+    expect(await readCapacity(runtime, { self: true, env: {} })).toMatchObject({
+      verdict: 'unknown',
+      line: 'capacity=unknown @self',
+      poolId: null,
+    });
+    expect((await readCapacity(runtime, { self: true, env: {} })).reason).toMatch(
+      /outside a bullswarm launch/,
+    );
+    expect(await readCapacity(runtime, { self: true, env: { BULLSWARM_POOL: 'sim:ghost' } })).toMatchObject({
+      verdict: 'unknown',
+      line: 'capacity=unknown @sim:ghost',
+    });
+    expect(await readCapacity(runtime, { self: true, env: { BULLSWARM_POOL: 'sim:blind' } })).toMatchObject({
+      verdict: 'unknown',
+      poolId: 'sim:blind',
+    });
+    expect(await readCapacity(runtime, { pool: 'sim:nofile', env: {} })).toMatchObject({
+      verdict: 'unknown',
+      meterStatus: 'unmetered',
+    });
+    // Inside a launch on a metered pool: the real verdict (the cap still applies).
+    expect(
+      await readCapacity(runtime, {
+        self: true,
+        env: { BULLSWARM_POOL: 'sim:work1', BULLSWARM_CAPACITY_CAP: '@work1=8' },
+      }),
+    ).toMatchObject({
+      verdict: 'critical',
+      line: 'capacity=critical 8% @work1',
+    });
+    await expect(readCapacity(runtime, { pool: 'ghost', env: {} })).rejects.toThrow(/unknown pool "ghost"/);
+  });
+
+  it('a rate-limited pool is critical', async () => {
+    const { runtime } = await home([{ ...work1, rateLimited: true }]);
+    expect(await readCapacity(runtime, { pool: 'work1', env: {} })).toMatchObject({
+      verdict: 'critical',
+      freePct: 64,
+    });
+  });
+
+  it('reads through a cache kept 300 s; an old held reading (an old reader) is unknown', async () => {
+    const { dir, runtime, clock } = await home([work1]);
+    expect((await readCapacity(runtime, { pool: 'work1', env: {} })).meterStatus).toBe('live');
+    writeSimMeter(dir, { ...work1, windows: [{ kind: 'weekly', usedPct: 80, resetsInMin: 3 * 1440 }] }, NOW);
+    clock.value = NOW + 299_000;
+    expect(await readCapacity(runtime, { pool: 'work1', env: {} })).toMatchObject({
+      meterStatus: 'cache',
+      freePct: 64,
+    });
+    clock.value = NOW + 301_000;
+    expect(await readCapacity(runtime, { pool: 'work1', env: {} })).toMatchObject({
+      meterStatus: 'live',
+      verdict: 'low',
+      freePct: 20,
+    });
+
+    // The source goes away: the last reading is held stale, then judged too old to vouch for.
+    rmSync(join(dir, 'sim', 'work1', 'meter.json'));
+    clock.value = NOW + 700_000;
+    expect(await readCapacity(runtime, { pool: 'work1', env: {} })).toMatchObject({
+      meterStatus: 'stale',
+      verdict: 'low',
+    });
+    clock.value = NOW + 301_000 + 901_000;
+    const old = await readCapacity(runtime, { pool: 'work1', env: {} });
+    expect(old).toMatchObject({ verdict: 'unknown', meterStatus: 'stale', line: 'capacity=unknown @work1' });
+    expect(old.reason).toMatch(/stale reading is 901s old/);
+    expect(
+      (await readCapacity(runtime, { pool: 'work1', env: { BULLSWARM_CAPACITY_MAX_AGE_SEC: '3600' } }))
+        .verdict,
+    ).toBe('low');
+  });
+});

@@ -1,0 +1,251 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HandoffMismatchError } from '../errors/handoff-mismatch-error';
+import { SecretInPacketError } from '../errors/secret-in-packet-error';
+import { TaskClaimError } from '../errors/task-claim-error';
+import { git } from '../git/run-git';
+import { readJournal } from '../plans/journal';
+import { createRepo, openTestSwarm, tempDirs } from '../test-support/swarm-fixture';
+import { acceptHandoffPacket } from './accept-handoff-packet';
+import { writeHandoffPacket } from './write-handoff-packet';
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+/** A repo with a lead, a lane in its own worktree on branch lane/cli, one step committed and one file in flight. */
+function laneAtHandoff() {
+  const dir = dirs.make();
+  const { repo, plan } = createRepo(join(dir, 'repo'));
+  const { swarm } = openTestSwarm(dir);
+  const checkout = join(dir, 'wt-cli');
+  git(repo, ['worktree', 'add', '-q', '-b', 'lane/cli', checkout]);
+  swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'], lanes: ['lane-b'] });
+  swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
+  writeFileSync(join(checkout, 'cli-part1.txt'), 'part 1\n');
+  git(checkout, ['add', 'cli-part1.txt']);
+  git(checkout, ['commit', '-q', '-m', 'cli: part 1']);
+  writeFileSync(join(checkout, 'cli-part2.txt'), 'half of part 2\n');
+  const write = (extra: Partial<Parameters<typeof writeHandoffPacket>[0]> = {}) =>
+    writeHandoffPacket({
+      swarm,
+      plan,
+      checkout,
+      task: 'cli',
+      step: 'write',
+      reason: 'capacity_critical',
+      author: 'lane-b',
+      authorPool: 'sim:lane-b',
+      content: {
+        done: [{ what: 'part 1 written and committed', evidence: ['cli-part1.txt'] }],
+        notVerified: [{ what: 'the cli gate', evidence: [] }],
+        next: ['finish cli-part2.txt', 'run the cli gate'],
+        decisions: [
+          { decision: 'split the cli work in two files', why: 'reviewable steps', reverse: 'merge them' },
+        ],
+      },
+      capacity: { verdict: 'critical', freePct: 8, line: 'capacity=critical 8% @lane-b' },
+      env: {},
+      ...extra,
+    });
+  return { dir, repo, plan, swarm, checkout, write };
+}
+
+describe('handoff write', () => {
+  it('writes a dwp-handoff/v1 packet (0600) with the work read from git, and the author relinquishes the task', () => {
+    const { plan, swarm, checkout, write } = laneAtHandoff();
+    const written = write();
+    expect(written.path.startsWith(`${plan.handoffDir}/cli-`)).toBe(true);
+    expect(statSync(written.path).mode & 0o777).toBe(0o600);
+    const onDisk = JSON.parse(readFileSync(written.path, 'utf8'));
+    expect(onDisk).toEqual(written.packet);
+    expect(written.packet).toMatchObject({
+      schema: 'dwp-handoff/v1',
+      plan: { id: 'p1', repo: plan.repo },
+      task: 'cli',
+      step: 'write',
+      reason: 'capacity_critical',
+      work: {
+        checkout,
+        branch: 'lane/cli',
+        head: git(checkout, ['rev-parse', 'HEAD']).trim(),
+        upstream: null,
+        pushed: false,
+        uncommitted: ['cli-part2.txt'],
+      },
+      lead: { address: 'boss', epoch: 1 },
+      author: { address: 'lane-b', pool: 'sim:lane-b' },
+    });
+    expect(written.packet.contract.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // Hysteresis: recorded with the packet; a later claim by the author is refused.
+    expect(swarm.tasks.get(plan, 'cli')).toMatchObject({
+      holder: undefined,
+      relinquishedBy: [expect.objectContaining({ address: 'lane-b' })],
+    });
+    let refusal: unknown;
+    try {
+      swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(TaskClaimError.isInstance(refusal) && refusal.reason).toBe('relinquished');
+    // The lead got `handoff <path>`, and the journal an observation.
+    expect(swarm.notices.readInbox('boss').at(-1)).toMatchObject({
+      kind: 'handoff',
+      text: `handoff ${written.path} capacity=critical 8% @lane-b`,
+    });
+    expect(readJournal(plan.journalFile).at(-1)).toMatchObject({
+      type: 'observation',
+      event: 'handoff.written',
+      by: 'lane-b',
+      packet: written.path,
+      epoch: 1,
+    });
+  });
+
+  it.each([
+    [
+      'an OpenAI key in next steps',
+      { next: [`export OPENAI_API_KEY=sk-${'proj-'}Qw3rTy8UiOp2AsDfGh5JkL9zXcVb`] },
+      'next[0]',
+      'openai-key',
+    ],
+    [
+      'a GitHub token in a decision',
+      { decisions: [{ decision: `use gh${'p'}_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5` }] },
+      'decisions[0].decision',
+      'github-token',
+    ],
+    [
+      'an AWS key in evidence',
+      { done: [{ what: 'x', evidence: [`AK${'IA'}Q3EGRVZ5MNX7TY2K`] }] },
+      'done[0].evidence[0]',
+      'aws-access-key',
+    ],
+    [
+      'a JWT in an ask',
+      {
+        openAsks: [
+          {
+            to: 'lane-a',
+            text: `token ey${'J'}hbGciOiJIUzI1NiJ9.ey${'J'}zdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0`,
+          },
+        ],
+      },
+      'openAsks[0].text',
+      'jwt',
+    ],
+  ])('refuses a packet carrying %s and writes nothing', (_label, content, path, kind) => {
+    const { plan, swarm, write } = laneAtHandoff();
+    let error: unknown;
+    try {
+      write({ content });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(SecretInPacketError.isInstance(error)).toBe(true);
+    expect((error as SecretInPacketError).findings).toEqual([{ path, kind }]);
+    expect(existsSync(plan.handoffDir) ? readdirSync(plan.handoffDir) : []).toEqual([]);
+    expect(swarm.handoffs.list(plan)).toEqual([]);
+    expect(swarm.tasks.get(plan, 'cli').holder).toBe('lane-b');
+    expect(readJournal(plan.journalFile).some((e) => e.event === 'handoff.written')).toBe(false);
+  });
+
+  it('refuses the value of a credential variable of the current environment', () => {
+    const { plan, write } = laneAtHandoff();
+    expect(() =>
+      write({
+        content: { next: ['use the key s3cr3t-value-123 for the staging api'] },
+        env: { STAGING_API_KEY: 's3cr3t-value-123' },
+      }),
+    ).toThrow(/next\[0\] \(env:STAGING_API_KEY\)/);
+    expect(existsSync(plan.handoffDir) ? readdirSync(plan.handoffDir) : []).toEqual([]);
+  });
+
+  it('only the executor of a task writes its packet', () => {
+    const { write } = laneAtHandoff();
+    expect(() => write({ author: 'lane-c' })).toThrow(/executed by lane-b, not lane-c/);
+  });
+});
+
+describe('handoff accept', () => {
+  it('checks the checkout, records the acceptance, and hands the task to the successor', () => {
+    const { plan, swarm, checkout, write } = laneAtHandoff();
+    const { path } = write();
+    // The author cannot accept its own packet (hysteresis).
+    expect(() => acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b' })).toThrow(
+      /never resumes the task/,
+    );
+    const accepted = acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
+    expect(accepted.rerun).toEqual([{ what: 'the cli gate', evidence: [] }]);
+    expect(statSync(accepted.acceptancePath).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(accepted.acceptancePath, 'utf8'))).toMatchObject({
+      acceptedBy: 'lane-b-2',
+      packet: path,
+    });
+    expect(swarm.handoffs.get(path)).toMatchObject({ acceptedBy: 'lane-b-2' });
+    expect(swarm.tasks.get(plan, 'cli').holder).toBe('lane-b-2');
+    expect(() => acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-3', checkout })).toThrow(
+      /already accepted by lane-b-2/,
+    );
+    expect(readJournal(plan.journalFile).at(-1)).toMatchObject({
+      event: 'handoff.accepted',
+      by: 'lane-b-2',
+      task: 'cli',
+    });
+    expect(swarm.notices.readInbox('boss').at(-1)!.text).toContain(`accepted handoff ${path}`);
+  });
+
+  it('on a checkout whose head moved, branch changed and uncommitted paths differ: records nothing and lists each difference', () => {
+    const { plan, swarm, checkout, write } = laneAtHandoff();
+    const { path, packet } = write();
+    writeFileSync(join(checkout, 'cli-part2.txt'), 'finished by someone else\n');
+    git(checkout, ['add', 'cli-part2.txt']);
+    git(checkout, ['commit', '-q', '-m', 'cli: part 2 behind the packet']);
+    git(checkout, ['checkout', '-q', '-b', 'lane/cli-other']);
+    writeFileSync(join(checkout, 'stray.txt'), 'stray\n');
+    const journalBefore = readJournal(plan.journalFile).length;
+    let error: unknown;
+    try {
+      acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(HandoffMismatchError.isInstance(error)).toBe(true);
+    const mismatches = (error as HandoffMismatchError).mismatches;
+    expect(mismatches.map((m) => m.field)).toEqual(['branch', 'head', 'uncommitted']);
+    expect(mismatches[0]).toEqual({ field: 'branch', packet: 'lane/cli', checkout: 'lane/cli-other' });
+    expect(mismatches[1]).toMatchObject({
+      packet: packet.work.head,
+      checkout: git(checkout, ['rev-parse', 'HEAD']).trim(),
+    });
+    expect(mismatches[2]!.checkout).toBe(
+      '[stray.txt] (no longer uncommitted: cli-part2.txt) (newly uncommitted: stray.txt)',
+    );
+    expect((error as Error).message).toContain('head: packet');
+    // Nothing recorded anywhere.
+    expect(swarm.handoffs.get(path)?.acceptedBy).toBeUndefined();
+    expect(swarm.tasks.get(plan, 'cli').holder).toBeUndefined();
+    expect(existsSync(path.replace(/\.json$/, '.accepted.json'))).toBe(false);
+    expect(readJournal(plan.journalFile)).toHaveLength(journalBefore);
+  });
+
+  it('a changed contract is a mismatch', () => {
+    const { plan, swarm, checkout, write } = laneAtHandoff();
+    const { path } = write();
+    const planFile = join(checkout, 'plans', plan.id, 'plan.json');
+    const doc = JSON.parse(readFileSync(planFile, 'utf8'));
+    doc.contract.goal = 'a different goal';
+    writeFileSync(planFile, JSON.stringify(doc));
+    let error: unknown;
+    try {
+      acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as HandoffMismatchError).mismatches.map((m) => m.field)).toEqual([
+      'contract',
+      'uncommitted',
+    ]);
+  });
+});

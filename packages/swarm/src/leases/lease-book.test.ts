@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LeaseRefusedError } from '../errors/lease-refused-error';
+import { openTestSwarm, tempDirs } from '../test-support/swarm-fixture';
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+function refusal(fn: () => unknown): LeaseRefusedError {
+  try {
+    fn();
+  } catch (error) {
+    if (LeaseRefusedError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a LeaseRefusedError');
+}
+
+describe('leases', () => {
+  it('holds an account for one lane at a time; a second lease on a held account is refused', () => {
+    const { swarm } = openTestSwarm(dirs.make());
+    const lease = swarm.leases.acquire({ poolId: 'sim:work1', holder: 'lane-a', owner: 'boss' });
+    expect(lease).toMatchObject({ poolId: 'sim:work1', holder: 'lane-a', owner: 'boss', ttlMs: 1_800_000 });
+    const held = refusal(() =>
+      swarm.leases.acquire({ poolId: 'sim:work1', holder: 'lane-b', owner: 'boss' }),
+    );
+    expect(held).toMatchObject({ reason: 'held', holder: 'lane-a', owner: 'boss' });
+    // Another lead cannot put a second writer on it either.
+    expect(
+      refusal(() => swarm.leases.acquire({ poolId: 'sim:work1', holder: 'lane-a', owner: 'other-lead' }))
+        .reason,
+    ).toBe('held');
+    // The same holder and owner again renews it.
+    expect(swarm.leases.acquire({ poolId: 'sim:work1', holder: 'lane-a', owner: 'boss' }).holder).toBe(
+      'lane-a',
+    );
+    expect(swarm.leases.list()).toHaveLength(1);
+  });
+
+  it("never leases the lead's own account", () => {
+    const { swarm } = openTestSwarm(dirs.make());
+    swarm.agents.register({ address: 'boss', poolId: 'sim:lead' });
+    const own = refusal(() => swarm.leases.acquire({ poolId: 'sim:lead', holder: 'lane-a', owner: 'boss' }));
+    expect(own.reason).toBe('lead-own-account');
+    expect(own.message).toContain("lead boss's own account");
+    expect(
+      refusal(() =>
+        swarm.leases.acquire({ poolId: 'sim:x', holder: 'lane-a', owner: 'boss', ownerPoolId: 'sim:x' }),
+      ).reason,
+    ).toBe('lead-own-account');
+    expect(swarm.leases.list()).toEqual([]);
+  });
+
+  it('releases by holder or owner only, and survives a restart (a new store handle)', () => {
+    const dir = dirs.make();
+    const first = openTestSwarm(dir);
+    first.swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-a', owner: 'boss' });
+    first.swarm.leases.acquire({ poolId: 'sim:b', holder: 'lane-b', owner: 'boss' });
+    first.store.close();
+
+    const second = openTestSwarm(dir, { now: first.now });
+    expect(second.swarm.leases.list().map((l) => [l.poolId, l.holder])).toEqual([
+      ['sim:a', 'lane-a'],
+      ['sim:b', 'lane-b'],
+    ]);
+    expect(refusal(() => second.swarm.leases.release('sim:a', 'lane-b')).reason).toBe('not-holder');
+    expect(second.swarm.leases.release('sim:a', 'lane-a').holder).toBe('lane-a');
+    expect(second.swarm.leases.release('sim:b', 'boss').holder).toBe('lane-b');
+    expect(refusal(() => second.swarm.leases.release('sim:b')).reason).toBe('not-held');
+    expect(second.swarm.leases.events('sim:a').map((e) => e.event)).toEqual(['acquired', 'released']);
+  });
+
+  it('expires at its TTL unless the holder heartbeats; a heartbeat renews, an expired lease is not revived', () => {
+    const { swarm, now } = openTestSwarm(dirs.make());
+    swarm.agents.register({ address: 'lane-a' });
+    const start = now.value;
+    swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-a', owner: 'boss', ttlMs: 60_000 });
+    now.value = start + 59_999;
+    expect(swarm.leases.get('sim:a')?.holder).toBe('lane-a');
+    expect(swarm.agents.heartbeat('lane-a').renewedLeases).toBe(1);
+    now.value = start + 59_999 + 59_999;
+    expect(swarm.leases.get('sim:a')?.expiresAt).toBe(start + 59_999 + 60_000);
+    now.value = start + 59_999 + 60_000;
+    expect(swarm.leases.get('sim:a')).toBeUndefined();
+    expect(swarm.agents.heartbeat('lane-a').renewedLeases).toBe(0);
+    expect(swarm.leases.list()).toEqual([]);
+    expect(swarm.leases.events('sim:a').map((e) => e.event)).toEqual(['acquired', 'expired']);
+    // The account is free again.
+    expect(swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-b', owner: 'boss' }).holder).toBe('lane-b');
+  });
+});

@@ -1,0 +1,112 @@
+import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SwarmInputError } from '../errors/swarm-input-error';
+import { type SimPool, writeSimHome } from '../test-support/sim-home';
+import { openTestSwarm, tempDirs } from '../test-support/swarm-fixture';
+import { pickAccount } from './pick-account';
+
+const dirs = tempDirs();
+const runtimes: BullswarmRuntime[] = [];
+afterEach(() => {
+  for (const runtime of runtimes.splice(0)) runtime.close();
+  dirs.cleanup();
+});
+
+const NOW = Date.parse('2026-09-10T12:00:00Z');
+const weekly = (usedPct: number) => [
+  { kind: 'five_hour' as const, usedPct: 5, resetsInMin: 200 },
+  { kind: 'weekly' as const, usedPct, resetsInMin: 3 * 1440 },
+];
+const POOLS: SimPool[] = [
+  { account: 'lead', label: 'lead', windows: weekly(10) },
+  { account: 'a', label: 'a', windows: weekly(5) },
+  { account: 'b', label: 'b', windows: weekly(10) },
+  { account: 'c', label: 'c', connector: 'sim-codex', windows: weekly(50) },
+];
+
+async function setup() {
+  const dir = dirs.make();
+  writeSimHome(dir, POOLS, NOW);
+  const runtime = await openRuntime({
+    home: dir,
+    env: {},
+    clock: () => NOW,
+    createStore: true,
+    userHome: dir,
+  });
+  runtimes.push(runtime);
+  const { swarm } = openTestSwarm(dir, { clock: () => NOW });
+  swarm.agents.register({ address: 'boss', poolId: 'sim:lead' });
+  swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-a', owner: 'boss' });
+  return { runtime, swarm };
+}
+
+describe('pickAccount', () => {
+  it('ranks declared pools by pacing, leaving out leased pools and the lead’s own', async () => {
+    const { runtime, swarm } = await setup();
+    const pick = await pickAccount(runtime, swarm, { kind: 'any', owner: 'boss', env: {} });
+    expect(pick.ranked.map((p) => p.poolId)).toEqual(['sim:b', 'sim-codex:c']);
+    expect(pick.best).toMatchObject({ poolId: 'sim:b', capacity: 'ok', providerFamily: 'sim' });
+    expect(pick.leftOut).toEqual(
+      expect.arrayContaining([
+        { poolId: 'sim:lead', reason: "the lead boss's own account" },
+        { poolId: 'sim:a', reason: 'leased to lane-a by boss' },
+      ]),
+    );
+  });
+
+  it('filters by connector id or provider family, honours --exclude, prefers another vendor when asked', async () => {
+    const { runtime, swarm } = await setup();
+    expect(
+      (await pickAccount(runtime, swarm, { kind: 'sim-codex', owner: 'boss', env: {} })).ranked.map(
+        (p) => p.poolId,
+      ),
+    ).toEqual(['sim-codex:c']);
+    expect(
+      (await pickAccount(runtime, swarm, { kind: 'sim', owner: 'boss', env: {} })).ranked.map(
+        (p) => p.poolId,
+      ),
+    ).toEqual(['sim:b']);
+    expect(
+      (
+        await pickAccount(runtime, swarm, { kind: 'any', owner: 'boss', exclude: ['@b'], env: {} })
+      ).ranked.map((p) => p.poolId),
+    ).toEqual(['sim-codex:c']);
+    const other = await pickAccount(runtime, swarm, {
+      kind: 'any',
+      owner: 'boss',
+      preferOtherFamilyThan: 'sim',
+      env: {},
+    });
+    expect(other.best?.poolId).toBe('sim-codex:c');
+    await expect(pickAccount(runtime, swarm, { kind: 'nope', owner: 'boss', env: {} })).rejects.toThrow(
+      SwarmInputError,
+    );
+  });
+
+  it('leaves out pools the plan does not declare, and pools whose capacity is critical (caps included)', async () => {
+    const { runtime, swarm } = await setup();
+    const declared = await pickAccount(runtime, swarm, {
+      kind: 'any',
+      owner: 'boss',
+      plan: { id: 'p1', pools: ['c'] },
+      env: {},
+    });
+    expect(declared.ranked.map((p) => p.poolId)).toEqual(['sim-codex:c']);
+    expect(declared.leftOut).toContainEqual({ poolId: 'sim:b', reason: 'not declared by plan p1' });
+    const capped = await pickAccount(runtime, swarm, {
+      kind: 'any',
+      owner: 'boss',
+      env: { BULLSWARM_CAPACITY_CAP: '@b=8' },
+    });
+    expect(capped.ranked.map((p) => p.poolId)).toEqual(['sim-codex:c']);
+    expect(capped.leftOut.find((p) => p.poolId === 'sim:b')?.reason).toMatch(/^capacity critical/);
+    // Released lease: the account is back.
+    swarm.leases.release('sim:a');
+    expect(
+      (await pickAccount(runtime, swarm, { kind: 'sim', owner: 'boss', env: {} })).ranked.map(
+        (p) => p.poolId,
+      ),
+    ).toEqual(['sim:a', 'sim:b']);
+  });
+});

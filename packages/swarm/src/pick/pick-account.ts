@@ -1,0 +1,174 @@
+import { type BullswarmRuntime, buildPoolSnapshots, routeTask } from '@bullswarm/dispatch';
+import {
+  type CandidateRow,
+  type CapacityVerdictKind,
+  capacityVerdict,
+  DEFAULT_LANE_TIER,
+  type EffortTier,
+  type Lane,
+  type TaskRoute,
+} from '@bullswarm/pacing';
+import { capacityThresholds, parseCapacityCaps } from '../capacity/capacity-env';
+import { BULLSWARM_POOL, capFor, resolvePool } from '../capacity/read-capacity';
+import { SwarmInputError } from '../errors/swarm-input-error';
+import type { Plan } from '../plans/plan-schema';
+import { BULLSWARM_AGENT, type SwarmEnv } from '../settings/swarm-env';
+import type { Swarm } from '../store/create-swarm';
+
+/** Options of {@link pickAccount}. */
+export interface PickAccountOptions {
+  /** A connector id, a provider family, or `any`. */
+  readonly kind: string;
+  /** The lead the account is picked for: its own account is left out. */
+  readonly owner: string;
+  /** More accounts to leave out (ids or labels, `@` optional), e.g. the spent one. */
+  readonly exclude?: readonly string[];
+  /** When given and it declares `pools`, only those accounts are ranked. */
+  readonly plan?: Pick<Plan, 'id' | 'pools'>;
+  /** Prefer accounts of a provider family other than this one (another vendor) when any can take it. */
+  readonly preferOtherFamilyThan?: string;
+  readonly lane?: Lane;
+  readonly tier?: EffortTier;
+  /** Environment of thresholds and caps (default the runtime's). */
+  readonly env?: SwarmEnv;
+}
+
+/** One ranked account. */
+export interface PickedAccount {
+  readonly poolId: string;
+  readonly label: string;
+  readonly connectorId: string;
+  readonly providerFamily: string;
+  readonly capacity: CapacityVerdictKind;
+  readonly freePct: number | null;
+  readonly row: CandidateRow;
+}
+
+/** The result of {@link pickAccount}. */
+export interface PickResult {
+  readonly kind: string;
+  /** The best account, or undefined when none can take the work. */
+  readonly best: PickedAccount | undefined;
+  /** Selectable accounts in preference order (the best first). */
+  readonly ranked: readonly PickedAccount[];
+  /** Every account left out, with why (leased, the lead's own, excluded, not declared, critical, routing). */
+  readonly leftOut: readonly { readonly poolId: string; readonly reason: string }[];
+  /** The routing reason line of the pick. */
+  readonly reason: string;
+  readonly backAt: number | undefined;
+}
+
+/**
+ * Ranks the declared accounts for a kind of work by pacing (`routeTask` / `chooseRoute`
+ * candidate order), leaving out: accounts leased to a lane, the owner's own account (its
+ * registered pool, and `$BULLSWARM_POOL` when the owner is this agent), `exclude`, accounts the
+ * plan does not declare, and accounts whose capacity verdict (with the environment's caps) is
+ * `critical`. With `preferOtherFamilyThan`, accounts of another provider family go first when
+ * any is selectable ("another vendor when the task allows"). Only declared pools are ever ranked.
+ *
+ * @throws SwarmInputError for an unknown kind; UnknownPoolError for an exclude naming no pool.
+ */
+export async function pickAccount(
+  runtime: BullswarmRuntime,
+  swarm: Swarm,
+  options: PickAccountOptions,
+): Promise<PickResult> {
+  const env = options.env ?? runtime.env;
+  const kind = options.kind;
+  const families = new Set([...runtime.connectors.values()].map((c) => c.providerFamily));
+  let route: TaskRoute | undefined;
+  if (kind === 'any') route = undefined;
+  else if (runtime.connectors.has(kind)) {
+    route = { pools: { use: runtime.state.pools.filter((p) => p.connector === kind).map((p) => p.id) } };
+  } else if (families.has(kind)) route = { providers: { use: [kind] } };
+  else {
+    throw new SwarmInputError({
+      field: '<kind>',
+      expected: `any, a connector id (${[...runtime.connectors.keys()].sort().join(', ')}) or a provider family (${[...families].sort().join(', ')})`,
+      received: kind,
+    });
+  }
+
+  const leftOut = new Map<string, string>();
+  const leaveOut = (poolId: string, reason: string) => {
+    if (!leftOut.has(poolId)) leftOut.set(poolId, reason);
+  };
+  for (const ref of options.exclude ?? [])
+    leaveOut(resolvePool(runtime, ref.replace(/^@/, '')), 'excluded (--exclude)');
+  const ownPools = new Set<string>();
+  const ownerAgent = swarm.agents.get(options.owner);
+  if (ownerAgent?.poolId) ownPools.add(ownerAgent.poolId);
+  if (env[BULLSWARM_AGENT] === options.owner && env[BULLSWARM_POOL]) ownPools.add(env[BULLSWARM_POOL]!);
+  for (const poolId of ownPools) leaveOut(poolId, `the lead ${options.owner}'s own account`);
+  for (const lease of swarm.leases.list())
+    leaveOut(lease.poolId, `leased to ${lease.holder} by ${lease.owner}`);
+  if (options.plan?.pools !== undefined) {
+    const declared = new Set(options.plan.pools.map((ref) => resolvePool(runtime, ref.replace(/^@/, ''))));
+    for (const pool of runtime.state.pools) {
+      if (!declared.has(pool.id)) leaveOut(pool.id, `not declared by plan ${options.plan.id}`);
+    }
+  }
+
+  const snapshots = await buildPoolSnapshots(runtime);
+  const thresholds = capacityThresholds(env);
+  const caps = parseCapacityCaps(env);
+  const capacity = new Map<string, { verdict: CapacityVerdictKind; freePct: number | null }>();
+  for (const pool of snapshots.pools) {
+    const cap = capFor(runtime, pool.id, caps);
+    const verdict = capacityVerdict({
+      meter: pool.meter,
+      now: snapshots.now,
+      lowPct: thresholds.lowPct,
+      criticalPct: thresholds.criticalPct,
+      ...(cap === undefined ? {} : { capPct: cap.pct }),
+    });
+    capacity.set(pool.id, { verdict: verdict.verdict, freePct: verdict.freePct });
+    if (verdict.verdict === 'critical') leaveOut(pool.id, `capacity critical (${verdict.reason})`);
+  }
+
+  const lane = options.lane ?? 'build';
+  const { decision } = await routeTask(
+    runtime,
+    {
+      lane,
+      tier: options.tier ?? DEFAULT_LANE_TIER[lane],
+      kind: 'single-run',
+      ...(route === undefined ? {} : { route }),
+      excludedPools: [...leftOut].map(([poolId, reason]) => ({ poolId, reason })),
+    },
+    { snapshots },
+  );
+  const byId = new Map(snapshots.pools.map((p) => [p.id, p]));
+  let ranked: PickedAccount[] = decision.candidates
+    .filter((row) => row.selectable)
+    .map((row) => {
+      const pool = byId.get(row.poolId)!;
+      const cap = capacity.get(row.poolId) ?? { verdict: 'unknown' as const, freePct: null };
+      return {
+        poolId: row.poolId,
+        label: row.poolLabel,
+        connectorId: pool.connectorId,
+        providerFamily: pool.providerFamily,
+        capacity: cap.verdict,
+        freePct: cap.freePct,
+        row,
+      };
+    });
+  if (options.preferOtherFamilyThan !== undefined) {
+    const other = ranked.filter((a) => a.providerFamily !== options.preferOtherFamilyThan);
+    const same = ranked.filter((a) => a.providerFamily === options.preferOtherFamilyThan);
+    ranked = [...other, ...same];
+  }
+  const reasons = [...leftOut].map(([poolId, reason]) => ({ poolId, reason }));
+  for (const rejected of decision.rejected) {
+    if (!leftOut.has(rejected.poolId)) reasons.push({ poolId: rejected.poolId, reason: rejected.reason });
+  }
+  return {
+    kind,
+    best: ranked[0],
+    ranked,
+    leftOut: reasons,
+    reason: decision.reason,
+    backAt: decision.backAt,
+  };
+}
