@@ -85,7 +85,7 @@ describe('fan-out', () => {
           prompt: 'Look at {{item}}',
           forEach: { from: 'outputs.list.data.files' },
         },
-        { id: 'docs', prompt: 'Read {{item}}', forEach: { glob: '*.md' } },
+        { id: 'docs', dependsOn: ['each'], prompt: 'Read {{item}}', forEach: { glob: '*.md' } },
       ],
     });
     expect(result.exitCode).toBe(0);
