@@ -23,4 +23,7 @@ export * from './handoff/handoff-packet-schema';
 export * from './handoff/read-handoff-packet';
 export * from './handoff/secret-scan';
 export * from './handoff/write-handoff-packet';
+export * from './launch/assign-account';
+export * from './launch/launch-successor';
+export * from './launch/run-lane-work';
 export * from './pick/pick-account';

@@ -1,0 +1,87 @@
+import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import { NoAccountError } from '../errors/no-account-error';
+import type { Lease } from '../leases/lease-book';
+import { type PickResult, pickAccount } from '../pick/pick-account';
+import { loadPlan, type PlanLocation } from '../plans/plan-location';
+import { checkAddress } from '../settings/agent-address';
+import type { SwarmEnv } from '../settings/swarm-env';
+import type { Swarm } from '../store/create-swarm';
+
+/** Options of {@link assignAccount}. */
+export interface AssignAccountOptions {
+  readonly plan: PlanLocation;
+  /** The task the lane will run (its `kind`, `lane` and `tier` drive the pick). */
+  readonly task: string;
+  /** The lead assigning it (must be the plan's current lead). */
+  readonly owner: string;
+  /** The lane's address. */
+  readonly address: string;
+  /** More accounts to leave out (e.g. the spent one). */
+  readonly exclude?: readonly string[];
+  /** Prefer another provider family than this one when the task allows. */
+  readonly preferOtherFamilyThan?: string;
+  readonly env?: SwarmEnv;
+}
+
+/** An account assigned to a lane. */
+export interface AssignedAccount {
+  readonly poolId: string;
+  readonly lease: Lease;
+  readonly pick: PickResult;
+}
+
+/**
+ * The lead's part of starting a lane: picks the best-ranked account for the task
+ * ({@link pickAccount}: never the lead's own, never one leased to another lane, only accounts
+ * the plan declares), leases it to the lane's address, registers the lane on that account and
+ * adds it to the lead record's lanes (so it gets lead notices). Only the plan's current lead
+ * assigns (a lead at a lower epoch gets a `FencingError`).
+ *
+ * @throws NoAccountError when no declared account can take the task now.
+ */
+export async function assignAccount(
+  runtime: BullswarmRuntime,
+  swarm: Swarm,
+  options: AssignAccountOptions,
+): Promise<AssignedAccount> {
+  const owner = checkAddress(options.owner, '--owner');
+  const address = checkAddress(options.address, '--to');
+  const current = swarm.leads.get(options.plan);
+  swarm.leads.assertCurrentEpoch(options.plan, {
+    epoch: current?.epoch ?? 1,
+    address: owner,
+    action: `assign an account to ${address}`,
+  });
+  const planDoc = loadPlan(options.plan);
+  const task = planDoc.tasks.find((t) => t.id === options.task);
+  const pick = await pickAccount(runtime, swarm, {
+    kind: task?.kind ?? 'any',
+    owner,
+    plan: planDoc,
+    lane: task?.lane ?? 'build',
+    ...(task?.tier === undefined ? {} : { tier: task.tier }),
+    ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+    ...(options.preferOtherFamilyThan === undefined
+      ? {}
+      : { preferOtherFamilyThan: options.preferOtherFamilyThan }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  if (!pick.best) {
+    throw new NoAccountError({
+      kind: pick.kind,
+      leftOut: pick.leftOut,
+      reason: pick.reason,
+      ...(pick.backAt === undefined ? {} : { backAt: pick.backAt }),
+    });
+  }
+  const lease = swarm.leases.acquire({
+    poolId: pick.best.poolId,
+    holder: address,
+    owner,
+    plan: options.plan,
+    task: options.task,
+  });
+  swarm.agents.register({ address, poolId: pick.best.poolId, plan: options.plan });
+  swarm.leads.claim(options.plan, { address: owner, lanes: [address] });
+  return { poolId: pick.best.poolId, lease, pick };
+}

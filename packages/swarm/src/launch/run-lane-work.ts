@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import {
+  type BullswarmRuntime,
+  type DispatchEvent,
+  type DispatchResult,
+  dispatchTask,
+} from '@bullswarm/dispatch';
+import type { EffortTier, Lane } from '@bullswarm/pacing';
+import { appendJournal } from '../plans/journal';
+import type { PlanLocation } from '../plans/plan-location';
+import { BULLSWARM_AGENT, BULLSWARM_PLAN } from '../settings/swarm-env';
+import type { Swarm } from '../store/create-swarm';
+
+/** Options of {@link runLaneWork}. */
+export interface RunLaneWorkOptions {
+  readonly plan: PlanLocation;
+  readonly task: string;
+  /** The lane's address (`BULLSWARM_AGENT` of the agent). */
+  readonly address: string;
+  /** The account leased to the lane: the run is pinned to it. */
+  readonly poolId: string;
+  /** The checkout the agent works in. */
+  readonly cwd: string;
+  readonly prompt: string;
+  readonly lane: Lane;
+  readonly tier?: EffortTier;
+  /** The lead that launched it (recorded in the journal). */
+  readonly launchedBy: string;
+  /** Where the attempt files go (default `<plan>/analysis_results/runs/<task>/<address>`). */
+  readonly outputDir?: string;
+  /** The packet the agent resumes from, for successors (`BULLSWARM_PACKET`). */
+  readonly packetPath?: string;
+  readonly onEvent?: (event: DispatchEvent) => void;
+  readonly signal?: AbortSignal;
+  readonly timeoutSec?: number;
+}
+
+/**
+ * Runs a lane's agent through dispatch, pinned to the account leased to it, with its swarm
+ * environment (`BULLSWARM_AGENT`, `BULLSWARM_PLAN`, `BULLSWARM_HOME`, and `BULLSWARM_PACKET` for a
+ * successor; dispatch adds `BULLSWARM_POOL`). The agent's pid is attached to its address as soon
+ * as it is spawned (reachability). The launch and the result are journalled as delegation events
+ * (`lane.launched`, `lane.result`).
+ */
+export async function runLaneWork(
+  runtime: BullswarmRuntime,
+  swarm: Swarm,
+  options: RunLaneWorkOptions,
+): Promise<DispatchResult> {
+  const { plan } = options;
+  const now = () => swarm.context.clock();
+  const epoch = swarm.leads.get(plan)?.epoch;
+  appendJournal(
+    plan.journalFile,
+    {
+      type: 'delegation',
+      event: 'lane.launched',
+      plan: plan.id,
+      by: options.launchedBy,
+      ...(epoch === undefined ? {} : { epoch }),
+      task: options.task,
+      lane: options.address,
+      pool: options.poolId,
+      ...(options.packetPath === undefined ? {} : { packet: options.packetPath }),
+    },
+    now(),
+  );
+  const result = await dispatchTask(runtime, {
+    action: `${options.task}-${options.address}`.replace(/[^A-Za-z0-9._-]/g, '_'),
+    prompt: options.prompt,
+    lane: options.lane,
+    ...(options.tier === undefined ? {} : { tier: options.tier }),
+    cwd: options.cwd,
+    outputDir: options.outputDir ?? join(plan.analysisDir, 'runs', options.task, options.address),
+    pin: { poolId: options.poolId, source: '--worker-pool' },
+    kind: 'single-run',
+    extraEnv: {
+      [BULLSWARM_AGENT]: options.address,
+      [BULLSWARM_PLAN]: `${plan.repo}/${plan.id}`,
+      BULLSWARM_HOME: runtime.home.home,
+      ...(options.packetPath === undefined ? {} : { BULLSWARM_PACKET: options.packetPath }),
+    },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.timeoutSec === undefined ? {} : { timeoutSec: options.timeoutSec }),
+    onEvent: (event) => {
+      if (event.type === 'attempt.started' && event.pid !== undefined)
+        swarm.agents.setPid(options.address, event.pid);
+      options.onEvent?.(event);
+    },
+  });
+  appendJournal(
+    plan.journalFile,
+    {
+      type: 'delegation',
+      event: 'lane.result',
+      plan: plan.id,
+      by: options.address,
+      ...(epoch === undefined ? {} : { epoch }),
+      task: options.task,
+      pool: result.poolId,
+      ok: result.ok,
+      kind: result.kind,
+      ...(result.why === undefined ? {} : { why: result.why }),
+      attempts: result.attempts.map((a) => a.outputFile),
+    },
+    now(),
+  );
+  return result;
+}
