@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DispatchError } from '../errors/dispatch-error';
@@ -68,7 +68,12 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
 
   it('ok: the answer, the attempt file, a run record, and an empty ledger after', async () => {
     const f = await createDispatchFixture([main('ok'), spare()]);
-    const result = await dispatchTask(f.runtime, f.request({ prompt: 'Explain the parser' }));
+    const extra = join(f.out, '..', 'docs');
+    mkdirSync(extra, { recursive: true });
+    const result = await dispatchTask(
+      f.runtime,
+      f.request({ prompt: 'Explain the parser', addDirs: [extra] }),
+    );
     expect(result).toMatchObject({
       ok: true,
       kind: 'ok',
@@ -114,7 +119,18 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
     // The agent ran in the work tree, with the model and BULLSWARM_POOL of its pool.
     const [invocation] = f.simLogLines();
     expect(invocation).toMatchObject({ pool: mainId, cwd: f.work, exitCode: 0, scenario: 'ok' });
-    expect(invocation?.argv).toEqual(expect.arrayContaining(['--model', 'sim/standard', '--cwd', f.work]));
+    expect(invocation?.argv).toEqual(
+      expect.arrayContaining([
+        '--model',
+        'sim/standard',
+        '--cwd',
+        f.work,
+        '--add-dir',
+        extra,
+        '-p',
+        'Explain the parser',
+      ]),
+    );
     expect(types(f.events)).toEqual(['route.decided', 'attempt.started', 'attempt.finished']);
     const started = f.events[1] as Extract<DispatchEvent, { type: 'attempt.started' }>;
     expect(started.pid).toBe(invocation?.pid);
@@ -345,6 +361,46 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
     expect(types(f.events)).toEqual(['route.decided']);
   });
 
+  it('a crash whose retry finds no free pool (the pool itself now nearly spent) keeps kind process', async () => {
+    const f = await createDispatchFixture([
+      main('crash'),
+      spare({ windows: [{ kind: 'weekly', usedPct: 100, resetsInMin: 600 }] }),
+    ]);
+    const request = f.request({ kind: 'workflow-step' });
+    const result = await dispatchTask(f.runtime, {
+      ...request,
+      onEvent: (event) => {
+        if (event.type === 'attempt.started')
+          setMeter(f, main(), [{ kind: 'weekly', usedPct: 97, resetsInMin: 5040 }]);
+        request.onEvent?.(event);
+      },
+    });
+    expect(result).toMatchObject({ ok: false, kind: 'process', poolId: mainId });
+    expect(result.attempts).toHaveLength(1);
+    expect(result.why).toMatch(/^exited with code 1: .* · no retry: /);
+    expect(result.why).toContain(`${mainId} nearly spent (forecast 97`);
+    expect(result.why).toContain(`${spareId} at its weekly limit until ${iso(TEST_NOW + 600 * MIN)}`);
+  });
+
+  it('nothing benches a pool: after a crash, the next task picks it again', async () => {
+    const f = await createDispatchFixture([main({ scenario: 'crash' }, {}), spare()]);
+    writeFileSync(
+      join(simHomeOf(f.home, main()), 'scenario.json'),
+      JSON.stringify({ sequence: ['crash'], default: 'ok' }),
+    );
+    const first = await dispatchTask(f.runtime, f.request());
+    expect(first.attempts.map((a) => [a.poolId, a.kind])).toEqual([
+      [mainId, 'process'],
+      [spareId, 'ok'],
+    ]);
+    const second = await dispatchTask(f.runtime, f.request({ action: 'next' }));
+    expect(second).toMatchObject({
+      ok: true,
+      poolId: mainId,
+      reason: 'most-behind capable pool (surplus 40)',
+    });
+  });
+
   it('a promised retry that finds no free pool keeps its own failure and says why', async () => {
     const f = await createDispatchFixture([
       main('auth'),
@@ -369,7 +425,6 @@ async function installSimTwin(f: DispatchFixture): Promise<void> {
   const manifest = JSON.parse(
     readFileSync(new URL('../../../../providers/sim/connector.json', import.meta.url), 'utf8'),
   ) as Record<string, unknown>;
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(join(f.home, 'providers', 'sim-twin'), { recursive: true });
   const { $schema: _schema, ...rest } = manifest;
   writeFileSync(

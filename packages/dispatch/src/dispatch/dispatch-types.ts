@@ -11,8 +11,12 @@ import type { EffortTier, Lane, PinSource, RouteDecision, RouteTask, TaskRoute }
  * - `empty`: exit 0 with no answer.
  * - `timeout`: the task's own `timeoutSec` ran out.
  * - `canceled`: the caller's AbortSignal fired.
- * - `unavailable`: no pool could take it for a reason other than quota (route, lane, tier…).
- * - `no-eligible-pool`: the task's route (or pin) leaves no pool at all.
+ * - `unavailable`: no pool could take it now for a reason other than quota alone: something of
+ *   this moment keeps pools out (the caller, a failed free-model probe, a sign-in failure's
+ *   credential group), alone or beside spent windows.
+ * - `no-eligible-pool`: nothing passes the task's own filters — every pool is disabled, lacks the
+ *   lane, a capability or a model for the tier, or is ruled out by the route or pin (or the home
+ *   has no pools). See `noPoolKind`.
  */
 export type DispatchOutcomeKind =
   | 'ok'

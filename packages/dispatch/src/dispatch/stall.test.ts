@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessRunning } from '../attempt/process-group';
@@ -137,6 +137,25 @@ describe('the no-progress clock (build and chore lanes)', () => {
     expect(readFileSync(join(f.work, 'notes.txt'), 'utf8')).toMatch(/^step \d+/);
   });
 
+  it('added directories are watched too', async () => {
+    const f = await createDispatchFixture([{ account: 'a', windows: weekly(10) }], {
+      BULLSWARM_WORKER_NO_PROGRESS_SEC: '2',
+    });
+    const docs = join(f.out, '..', 'docs');
+    mkdirSync(docs, { recursive: true });
+    const result = await dispatchTask(
+      f.runtime,
+      f.request({
+        lane: 'build',
+        addDirs: [docs],
+        retryAttempts: 0,
+        prompt: `[sim:write-slowly,path=${join(docs, 'guide.md')},ms=4000,tickMs=300] write the guide`,
+      }),
+    );
+    expect(result).toMatchObject({ ok: true, kind: 'ok' });
+    expect(readFileSync(join(docs, 'guide.md'), 'utf8')).toMatch(/^step \d+/);
+  });
+
   it('changes in node_modules, .git or the attempt files do not count as progress', async () => {
     const f = await createDispatchFixture(
       [
@@ -182,7 +201,6 @@ describe('the no-progress clock (build and chore lanes)', () => {
 describe('attempt files', () => {
   it('are never overwritten: an existing out-run-attempt-1 makes the next dispatch write attempt 2', async () => {
     const f = await createDispatchFixture([{ account: 'a', windows: weekly(10) }]);
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(f.out, { recursive: true });
     writeFileSync(join(f.out, 'out-run-attempt-1'), 'an earlier attempt\n');
     const result = await dispatchTask(f.runtime, f.request());
