@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'tsup';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const connectorsRoot = join(root, '..', 'connectors');
@@ -43,6 +45,55 @@ function buildSim(): void {
   }
 }
 
+/** Where the kill tests import the bundled engine from (see src/test-support/workflow-worker.mjs). */
+export const WORKER_DIST = join(root, 'test-results', 'worker', 'dist');
+
+/**
+ * Tests that kill a workflow process run the engine in a plain `node` child, which cannot load
+ * TypeScript: bundle the engine with its workspace packages from their sources (the
+ * `@bullswarm/source` condition) into test-results/worker/dist/, with the sim CLI beside it and a
+ * copy of providers/ (where the bundled connectors look from a `dist/`). better-sqlite3 (native)
+ * stays external, imported from the store's own dependency. (The dispatch tests do the same.)
+ */
+async function buildWorker(): Promise<void> {
+  const sqlite = createRequire(join(root, '..', 'store', 'package.json')).resolve('better-sqlite3');
+  rmSync(join(root, 'test-results', 'worker'), { recursive: true, force: true });
+  await build({
+    config: false,
+    entry: {
+      index: join(root, 'src', 'test-support', 'worker-entry.ts'),
+      'sim-cli': join(connectorsRoot, 'src', 'sim', 'sim-cli.ts'),
+    },
+    outDir: WORKER_DIST,
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    dts: false,
+    sourcemap: false,
+    clean: true,
+    silent: true,
+    splitting: false,
+    noExternal: [/^(?!better-sqlite3$).*/],
+    define: { __BULLSWARM_VERSION__: '"0.0.0-test"' },
+    banner: {
+      js: "import { createRequire as __bsCreateRequire } from 'node:module';\nconst require = __bsCreateRequire(import.meta.url);",
+    },
+    esbuildPlugins: [
+      {
+        name: 'better-sqlite3-from-store',
+        setup(pluginBuild) {
+          pluginBuild.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }));
+        },
+      },
+    ],
+    esbuildOptions(options) {
+      options.conditions = ['@bullswarm/source', 'import', 'node'];
+    },
+  });
+  cpSync(providersRoot, join(WORKER_DIST, 'providers'), { recursive: true });
+}
+
 export default async function setup(): Promise<void> {
   buildSim();
+  await buildWorker();
 }
