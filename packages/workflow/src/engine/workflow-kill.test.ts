@@ -36,6 +36,11 @@ function writeProgram(fixture: WorkflowFixture, count: number, concurrency: numb
   return file;
 }
 
+/** The item value of a verdict event. */
+function itemOf(event: WorkflowEvent | undefined): number {
+  return ((event as Extract<WorkflowEvent, { type: 'unit.finished' }>).unit as { item?: unknown }).item as number;
+}
+
 function verdicts(events: readonly WorkflowEvent[]): Map<number, WorkflowEvent[]> {
   const bySlot = new Map<number, WorkflowEvent[]>();
   for (const event of events) {
@@ -61,8 +66,8 @@ function invocations(fixture: WorkflowFixture): Map<number, number[]> {
 function expectNoRunAfterVerdict(fixture: WorkflowFixture, events: readonly WorkflowEvent[]): void {
   const runs = invocations(fixture);
   for (const [slot, list] of verdicts(events)) {
-    const event = list[0] as Extract<WorkflowEvent, { type: 'unit.finished' }>;
-    const item = (event.unit as { item?: unknown }).item as number;
+    const event = list[0] as WorkflowEvent;
+    const item = itemOf(event);
     for (const startedAt of runs.get(item) ?? [])
       expect(startedAt, `item ${item} (slot ${slot})`).toBeLessThanOrEqual(event.at);
   }
