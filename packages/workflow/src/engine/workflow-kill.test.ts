@@ -38,7 +38,8 @@ function writeProgram(fixture: WorkflowFixture, count: number, concurrency: numb
 
 /** The item value of a verdict event. */
 function itemOf(event: WorkflowEvent | undefined): number {
-  return ((event as Extract<WorkflowEvent, { type: 'unit.finished' }>).unit as { item?: unknown }).item as number;
+  return ((event as Extract<WorkflowEvent, { type: 'unit.finished' }>).unit as { item?: unknown })
+    .item as number;
 }
 
 function verdicts(events: readonly WorkflowEvent[]): Map<number, WorkflowEvent[]> {
@@ -101,7 +102,7 @@ describe('crash safety', () => {
     // Items verified before the kill never ran again.
     const runsAfter = invocations(fixture);
     for (const list of before.values()) {
-      const item = (list[0] as { unit: { item: number } }).unit.item;
+      const item = itemOf(list[0]);
       expect(runsAfter.get(item)).toEqual(runsBefore.get(item));
     }
     expectNoRunAfterVerdict(fixture, events);
@@ -161,9 +162,7 @@ describe('crash safety', () => {
     const bySlot = verdicts(events);
     expect(bySlot.size, `seed ${startSeed}`).toBe(200);
     for (const [slot, list] of bySlot) expect(list, `seed ${startSeed}, slot ${slot}`).toHaveLength(1);
-    const items = new Set(
-      [...bySlot.values()].map((list) => (list[0] as { unit: { item: number } }).unit.item),
-    );
+    const items = new Set([...bySlot.values()].map((list) => itemOf(list[0])));
     expect(items.size).toBe(200);
     expectNoRunAfterVerdict(fixture, events);
     const state = loadRun(workflowsDir, runId).state;
