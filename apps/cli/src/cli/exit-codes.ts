@@ -25,7 +25,7 @@ const INPUT_ERROR_KEYS = [
 ] as const;
 
 /** Commander error codes that are not errors at all. */
-const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version']);
 
 /** A commander parse error (it has already printed its own message). */
 interface CommanderLike {
@@ -58,6 +58,11 @@ export function reportError(error: unknown): ErrorReport {
   if (CliExit.isInstance(error)) return { exitCode: error.exitCode, message: '', unexpected: false };
   if (isCommanderError(error)) {
     if (COMMANDER_SUCCESS.has(error.code)) return { exitCode: EXIT.ok, message: '', unexpected: false };
+    // `bullswarm help` asked for help (exit 0); `bullswarm` or `bullswarm meters` alone is missing
+    // its command, and commander printed the help on stderr instead (a usage error).
+    if (error.code === 'commander.help') {
+      return { exitCode: error.exitCode === 0 ? EXIT.ok : EXIT.usage, message: '', unexpected: false };
+    }
     // commander printed `error: unknown option '--x'` (and a suggestion) already.
     return { exitCode: EXIT.usage, message: '', unexpected: false };
   }

@@ -343,7 +343,7 @@ export function buildProgram(io: CliIo): Command {
     .option('--keep', 'keep the demo home and print where it is')
     .addHelpText(
       'after',
-      '\nThe demo uses a temporary home unless --home is given (its pools are replaced).\n' +
+      '\nThe demo uses a temporary home, removed at the end unless --keep. With --home, the directory must be\nnew, empty or an earlier demo home (the demo writes its own pools there), and it is kept.\n' +
         examples('bullswarm demo', 'bullswarm demo --home /tmp/bs-demo --keep'),
     )
     .action(async (_options, command: Command) => {

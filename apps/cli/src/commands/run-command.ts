@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import type { AttemptReport, BullswarmRuntime, DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
 import {
   type CandidateRow,
   DEFAULT_LANE_TIER,
@@ -17,7 +17,6 @@ import { readAll } from '../cli/cli-io';
 import { type CommandContext, openCliRuntime, printJson } from '../cli/command-context';
 import { EXIT } from '../cli/exit-codes';
 import { parseLane, parseWholeNumber } from '../parse/parse-options';
-import type { AttemptReport, DispatchEvent, DispatchResult, DispatchTask } from '../run/dispatch-contract';
 
 /** Options of `bullswarm run`. */
 export interface RunOptions {
@@ -228,19 +227,6 @@ function printNoPool(context: CommandContext, decision: RouteDecision): void {
   if (decision.backAt !== undefined) context.io.out(`back at ${formatTime(decision.backAt)}\n`);
 }
 
-async function loadDispatchTask(): Promise<DispatchTask> {
-  const dispatch = (await import('@bullswarm/dispatch')) as Record<string, unknown>;
-  const dispatchTask = dispatch.dispatchTask;
-  if (typeof dispatchTask !== 'function') {
-    throw new CliUsageError({
-      message:
-        'this build of @bullswarm/dispatch cannot spawn agents yet (it exports no dispatchTask); use --dry-run to see the pick',
-      flag: 'run',
-    });
-  }
-  return dispatchTask as DispatchTask;
-}
-
 async function realRun(
   context: CommandContext,
   runtime: BullswarmRuntime,
@@ -248,7 +234,7 @@ async function realRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const dispatchTask = await loadDispatchTask();
+  const { dispatchTask } = await import('@bullswarm/dispatch');
   const runId = newRunId(runtime.clock());
   const runDir = join(runtime.home.home, 'runs', runId);
   const quiet = options.json === true;
@@ -276,10 +262,13 @@ async function realRun(
     }
   };
 
+  // Ctrl-C / SIGTERM cancel the run: dispatch stops the worker's process group and releases its
+  // ledger entry, and the run ends as `canceled` (exit 1) with its FAILED line. The listeners stay
+  // installed for the whole run (dispatch's own guard re-raises the signal when nobody listens).
   const abort = new AbortController();
   const stop = () => abort.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   let result: DispatchResult;
   try {
     result = await dispatchTask(runtime, {
