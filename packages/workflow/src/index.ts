@@ -3,3 +3,4 @@ export * from './errors';
 export * from './program';
 export * from './state';
 export { ENGINE_VERSION, VERSION } from './version';
+export * from './view';

@@ -159,6 +159,7 @@ export class WorkflowRunner {
       });
       this.state.owner = claim.owner;
       this.state.status = 'running';
+      this.state.drivenSince = this.drivenSince;
       delete this.state.endedAt;
       this.writeSchemas();
       if (this.options.signal?.aborted) this.aborted = true;
@@ -184,6 +185,7 @@ export class WorkflowRunner {
       this.state.endedAt = ended;
       this.state.activeMs = (this.state.activeMs ?? 0) + (ended - this.drivenSince);
       delete this.state.owner;
+      delete this.state.drivenSince;
       this.emit(
         {
           type: 'run.finished',
@@ -775,7 +777,7 @@ export class WorkflowRunner {
             if (retry && result.poolId !== null) {
               budget -= 1;
               unit.retriesUsed = def.retryAttempts - budget;
-              this.markEngineRetry(unit);
+              this.markEngineRetry(unit, 'gate-retry', gate.why);
               kept = { kind: 'gate', why: gate.why };
               pin = { poolId: result.poolId, source: 'gate retry' };
               purpose = 'gate-retry';
@@ -800,7 +802,7 @@ export class WorkflowRunner {
               .join('; ')}${errors.length > 3 ? ` (+${errors.length - 3} more)` : ''}`;
             if (!schemaRetried) {
               schemaRetried = true;
-              this.markEngineRetry(unit);
+              this.markEngineRetry(unit, 'schema-retry', why);
               kept = { kind: 'schema', why, schemaErrors: errors };
               pin = basePin;
               purpose = 'schema-retry';
@@ -826,9 +828,12 @@ export class WorkflowRunner {
   }
 
   /** Marks the unit's last attempt as followed by an engine retry (gate or schema). */
-  private markEngineRetry(unit: UnitState): void {
+  private markEngineRetry(unit: UnitState, followedBy: 'gate-retry' | 'schema-retry', why: string): void {
     const last = unit.attempts[unit.attempts.length - 1];
-    if (last) last.willRetry = true;
+    if (!last) return;
+    last.willRetry = true;
+    last.followedBy = followedBy;
+    last.retryWhy = why;
   }
 
   /** `<pool> <reason>; …` of a pick that found no pool (the `· no retry:` list). */

@@ -69,6 +69,9 @@ export const attemptRecordSchema = z.object({
   kind: z.string().optional(),
   why: z.string().optional(),
   willRetry: z.boolean().optional(),
+  /** The engine follows this attempt with a gate or schema retry (`retryWhy` says why). */
+  followedBy: z.enum(['gate-retry', 'schema-retry']).optional(),
+  retryWhy: z.string().optional(),
   exitCode: z.number().nullable().optional(),
   stalled: z.boolean().optional(),
   backAt: z.number().optional(),
@@ -176,6 +179,8 @@ export const runStateSchema = z.object({
   endedAt: z.number().optional(),
   /** Wall time spent driving the run, summed over start and resumes (ms). */
   activeMs: z.number().optional(),
+  /** When the current drive (start, resume, restart) began; absent when no process drives the run. */
+  drivenSince: z.number().optional(),
   /** The process driving the run right now. */
   owner: z.object({ pid: z.number().int(), startTime: z.string().optional() }).optional(),
   options: z.object({

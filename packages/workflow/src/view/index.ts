@@ -1,0 +1,10 @@
+export { displayWidth, padToWidth, truncateToWidth } from './display-width';
+export { formatElapsed } from './format-elapsed';
+export { type RenderRunViewOptions, renderRunView, VIEW_MARKS } from './render-run-view';
+export {
+  jsonlEventPrinter,
+  type LiveViewStream,
+  TtyLiveView,
+  type TtyLiveViewOptions,
+} from './tty-live-view';
+export { type WatchRunOptions, watchRun } from './watch-run';
