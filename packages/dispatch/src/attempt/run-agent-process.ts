@@ -172,7 +172,15 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Age
     }
   };
 
-  options.onSpawn?.(pid);
+  try {
+    options.onSpawn?.(pid);
+  } catch (error) {
+    // The caller could not record the start (its listener or its store threw): end the agent
+    // rather than leave it running unwatched, then report the caller's error.
+    if (pid !== undefined) await terminateGroup(pid, options.killGraceMs, exited);
+    await subprocess;
+    throw error;
+  }
 
   subprocess.stdout?.on('data', (chunk: Buffer) => {
     lastActivity = performance.now();

@@ -479,6 +479,11 @@ export async function dispatchTask(
       store.ledger.release(entry.id);
       guard.done();
     }
+    const interruptedBy = guard.interruptedBy;
+    if (interruptedBy !== undefined && attempt.kind !== 'ok') {
+      // This process got SIGINT/SIGTERM and ended the worker; the program chose to keep running.
+      attempt = { ...attempt, kind: 'canceled', why: `interrupted by ${interruptedBy}` };
+    }
     minAttempt = attempt.attempt + 1;
     store.runs.append({
       id: randomUUID(),
@@ -655,6 +660,7 @@ export async function dispatchTask(
         why,
         ...(next.decision.backAt === undefined ? {} : { resetsAt: next.decision.backAt }),
       });
+      routeDecided(next.decision, next.decision.reason);
       return result({
         kind: attempt.kind,
         poolId,

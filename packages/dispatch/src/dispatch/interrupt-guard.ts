@@ -6,12 +6,15 @@ export interface GuardedWork {
   setWorkerPid(pid: number): void;
   /** The work ended normally: forget it. */
   done(): void;
+  /** The signal that interrupted this work (its worker was ended by the handler), if any. */
+  readonly interruptedBy: NodeJS.Signals | undefined;
 }
 
 interface Entry {
   release: () => void;
   killGraceMs: number;
   workerPid?: number;
+  interruptedBy?: NodeJS.Signals;
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -34,6 +37,7 @@ function onSignal(signal: NodeJS.Signals): void {
   entries.clear();
   uninstall();
   for (const entry of pending) {
+    entry.interruptedBy = signal;
     if (entry.workerPid !== undefined) signalGroup(entry.workerPid, 'SIGTERM');
   }
   for (const entry of pending) {
@@ -80,7 +84,8 @@ function install(): void {
  * guarded, handlers are installed that end every worker's process group (SIGTERM, SIGKILL after
  * the grace, at most 3 s), release every ledger entry, uninstall themselves and re-raise the
  * signal — unless the program has its own listener for that signal, which then decides whether
- * to exit. The handlers are removed when the last guarded work is done.
+ * to exit (dispatch then ends the task as `canceled`, never retrying work the user interrupted).
+ * The handlers are removed when the last guarded work is done.
  */
 export function guardInFlight(release: () => void, killGraceMs: number): GuardedWork {
   const entry: Entry = { release, killGraceMs };
@@ -93,6 +98,9 @@ export function guardInFlight(release: () => void, killGraceMs: number): Guarded
     done() {
       entries.delete(entry);
       if (entries.size === 0) uninstall();
+    },
+    get interruptedBy() {
+      return entry.interruptedBy;
     },
   };
 }

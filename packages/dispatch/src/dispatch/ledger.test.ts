@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InflightEntry } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,7 +97,64 @@ describe('the in-flight ledger', () => {
     if (simLine?.childPid !== undefined) expect(isProcessRunning(simLine.childPid)).toBe(false);
     expect(f.runtime.requireStore().ledger.list()).toEqual([]);
   });
+
+  it('a program that listens to SIGTERM itself keeps running; the interrupted task ends canceled, not retried', async () => {
+    const f = await createDispatchFixture([
+      { account: 'a', windows: weekly(10), scenario: { default: 'stall' } },
+      { account: 'b', windows: weekly(30) },
+    ]);
+    const worker = startDispatchWorker(f.home, f.env, f.request(), { ownSignalListener: true });
+    const started = await worker.waitFor('attempt.started');
+    groups.push(started.pid as number);
+    // Once the sim has written its partial output, it has its own signal handlers.
+    for (let i = 0; i < 300 && !hasOutput(f.out); i += 1) await new Promise((r) => setTimeout(r, 10));
+    worker.child.kill('SIGTERM');
+    const { result } = (await worker.waitFor('result')) as { result: Record<string, unknown> };
+    expect(result).toMatchObject({
+      ok: false,
+      kind: 'canceled',
+      why: 'interrupted by SIGTERM',
+      poolId: 'sim:a',
+    });
+    expect(result.attempts).toHaveLength(1);
+    const end = await worker.exited;
+    expect(end.code).toBe(0);
+    expect(groupHasRunningMembers(started.pid as number)).toBe(false);
+    expect(f.simLogLines().map((line) => [line.pool, line.signal])).toEqual([['sim:a', 'SIGTERM']]);
+    expect(existsSync(join(f.out, 'out-run-attempt-2'))).toBe(false);
+  });
+
+  it('when the caller cannot record the start (its listener throws), the agent is ended and the error surfaces', async () => {
+    const f = await createDispatchFixture([
+      { account: 'a', windows: weekly(10), scenario: { default: 'stall' } },
+    ]);
+    let pid: number | undefined;
+    const error = await dispatchTask(
+      f.runtime,
+      f.request({
+        onEvent: (event) => {
+          if (event.type === 'attempt.started') {
+            pid = event.pid;
+            throw new Error('listener failed');
+          }
+        },
+      }),
+      { killGraceMs: 500 },
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('listener failed');
+    expect(pid).toBeGreaterThan(0);
+    expect(groupHasRunningMembers(pid!)).toBe(false);
+    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+  });
 });
+
+function hasOutput(out: string): boolean {
+  try {
+    return readFileSync(join(out, 'out-run-attempt-1'), 'utf8').length > 0;
+  } catch {
+    return false;
+  }
+}
 
 /** The stalled sim reports its grandchild on stderr once it has spawned it. */
 function grandchildStarted(out: string): boolean {

@@ -22,10 +22,15 @@ export function startDispatchWorker(
   home: string,
   env: Record<string, string>,
   request: Omit<DispatchRequest, 'onEvent' | 'signal'>,
+  options: { readonly ownSignalListener?: boolean } = {},
 ): DispatchWorker {
   const child = spawn(
     process.execPath,
-    [WORKER_SCRIPT, WORKER_DIST_INDEX, JSON.stringify({ home, env, request })],
+    [
+      WORKER_SCRIPT,
+      WORKER_DIST_INDEX,
+      JSON.stringify({ home, env, request, ownSignalListener: options.ownSignalListener === true }),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], cwd: join(WORKER_DIST_INDEX, '..') },
   );
   const lines: Record<string, unknown>[] = [];
