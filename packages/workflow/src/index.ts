@@ -1,3 +1,4 @@
+export * from './check';
 export * from './engine';
 export * from './errors';
 export * from './program';

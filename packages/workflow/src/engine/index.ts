@@ -1,5 +1,6 @@
 export { canonicalJson, unitFingerprint } from './fingerprint';
 export { createFilesMatcher, globToRegExp } from './glob-match';
+export { homeValidationNames } from './home-names';
 export { itemLabel } from './item-label';
 export { Limiter } from './limiter';
 export { type PlannedStep, type PlanWorkflowOptions, planWorkflow } from './plan-workflow';

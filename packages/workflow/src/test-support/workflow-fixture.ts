@@ -27,7 +27,7 @@ export interface PoolSpec {
   readonly connector?: 'sim' | 'sim-codex' | 'echo';
   readonly enabled?: boolean;
   readonly windows?: readonly WindowSpec[];
-  /** `<home>/sim/<account>/scenario.json` (sim pools). */
+  /** `<home>/<sim|sim-codex>/<account>/scenario.json` (sim pools). */
   readonly scenario?: unknown;
 }
 
@@ -72,7 +72,7 @@ export function writeHome(home: string, pools: readonly PoolSpec[]): void {
   writeFileSync(join(home, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
   for (const pool of pools) {
     if (pool.connector === 'echo') continue;
-    const simHome = join(home, 'sim', pool.account);
+    const simHome = join(home, pool.connector ?? 'sim', pool.account);
     mkdirSync(simHome, { recursive: true });
     const windows = pool.windows ?? HALF_WEEK;
     writeFileSync(
