@@ -17,6 +17,7 @@ export {
 } from './attempt/work-tree-watcher';
 export { dispatchTask, noPoolKind, workerSilenceMs } from './dispatch/dispatch-task';
 export type * from './dispatch/dispatch-types';
+export { type GuardedWork, guardInFlight } from './dispatch/interrupt-guard';
 export * from './dispatch/watchdog-settings';
 export * from './errors';
 export * from './events/jsonl-event-writer';

@@ -81,8 +81,8 @@ describe('runAttempt (one spawned attempt, usable on its own)', () => {
   });
 
   it('a worker that ignores SIGTERM is killed after the grace', async () => {
-    const result = await runAttempt(options('ignore-term', { silenceMs: 500, killGraceMs: 300 }));
-    expect(result).toMatchObject({ kind: 'stalled', why: 'stalled: no output for 1s', signal: 'SIGKILL' });
+    const result = await runAttempt(options('ignore-term', { silenceMs: 2_000, killGraceMs: 300 }));
+    expect(result).toMatchObject({ kind: 'stalled', why: 'stalled: no output for 2s', signal: 'SIGKILL' });
     expect(readFileSync(result.outputFile, 'utf8')).toBe('partial output\n');
     expect(isProcessRunning(result.pid!)).toBe(false);
   });

@@ -83,10 +83,11 @@ describe('the silence clock', () => {
         {
           account: 'a',
           windows: weekly(10),
-          scenario: { default: { scenario: 'slow', ms: 3_000, tickMs: 400 } },
+          scenario: { default: { scenario: 'slow', ms: 4_500, tickMs: 300 } },
         },
       ],
-      { BULLSWARM_WORKER_SILENCE_SEC: '1' },
+      // Longer than any tick gap, shorter than the run: only restarts keep it alive.
+      { BULLSWARM_WORKER_SILENCE_SEC: '3' },
     );
     const result = await dispatchTask(f.runtime, f.request());
     expect(result).toMatchObject({ ok: true, kind: 'ok' });
