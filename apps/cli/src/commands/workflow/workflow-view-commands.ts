@@ -1,0 +1,109 @@
+import { formatTime } from '@bullswarm/pacing';
+import { CliExit } from '../../cli/cli-errors';
+import { type CommandContext, openCliRuntime, printJson } from '../../cli/command-context';
+import { EXIT } from '../../cli/exit-codes';
+import { alignColumns } from '../../output/align-columns';
+import { stdoutViewStream, withCliErrors } from './workflow-cli-support';
+
+/** `bullswarm workflow list`: the runs of the home, newest first. */
+export async function workflowListCommand(
+  context: CommandContext,
+  options: { readonly json?: boolean },
+): Promise<void> {
+  const { listRuns } = await import('@bullswarm/workflow');
+  const runtime = await openCliRuntime(context);
+  let rows: ReturnType<typeof listRuns>;
+  try {
+    rows = listRuns(runtime.home.workflowsDir);
+  } finally {
+    runtime.close();
+  }
+  if (options.json) {
+    printJson(
+      context,
+      rows.map((row) => ({ ...row, createdAt: row.createdAt === 0 ? null : formatTime(row.createdAt) })),
+    );
+    return;
+  }
+  if (rows.length === 0) {
+    context.io.out('no workflow runs in this home (start one with `bullswarm workflow goal <program>`)\n');
+    return;
+  }
+  const table = [
+    ['RUN', 'NAME', 'STATUS', 'STEPS', 'STARTED'],
+    ...rows.map((row) => [
+      row.runId,
+      row.name ?? '-',
+      row.problem ? 'unreadable' : `${row.outcome}${row.viewOnly ? ' (view-only)' : ''}`,
+      row.problem
+        ? row.problem
+        : `✓ ${row.counts.ok} ✗ ${row.counts.failed} ↩ ${row.counts.needsYou} ⋈ ${row.counts.blocked}` +
+          (row.counts.running + row.counts.pending > 0
+            ? ` · ${row.counts.running + row.counts.pending} to go`
+            : ''),
+      row.createdAt === 0 ? '-' : formatTime(row.createdAt),
+    ]),
+  ];
+  for (const line of alignColumns(table)) context.io.out(`${line}\n`);
+}
+
+/** `bullswarm workflow show <runId>`: the run's view once, or `--json` its report. */
+export async function workflowShowCommand(
+  context: CommandContext,
+  runId: string,
+  options: { readonly json?: boolean },
+): Promise<void> {
+  const { loadRun, buildReport, renderRunView } = await import('@bullswarm/workflow');
+  const runtime = await openCliRuntime(context);
+  try {
+    const loaded = await withCliErrors(async () => loadRun(runtime.home.workflowsDir, runId));
+    if (options.json) {
+      printJson(context, {
+        ...buildReport(loaded.state, loaded.live),
+        viewOnly: loaded.viewOnly,
+        live: loaded.live,
+      });
+      return;
+    }
+    const width = context.io.stdoutIsTTY ? (process.stdout.columns ?? 100) : 100;
+    const lines = renderRunView(loaded.state, {
+      width,
+      now: Date.now(),
+      live: loaded.live,
+      reportPath: loaded.paths.reportPath,
+    });
+    for (const line of lines) context.io.out(`${line}\n`);
+    if (loaded.viewOnly) {
+      context.io.out(`(saved by engine ${loaded.state.engineVersion}: view-only, it cannot be resumed)\n`);
+    }
+  } finally {
+    runtime.close();
+  }
+}
+
+/**
+ * `bullswarm workflow watch <runId>`: live while a process drives the run (the view on a terminal,
+ * events as JSON lines otherwise), a replay when it has ended. Exit 0 when every step is ok.
+ */
+export async function workflowWatchCommand(context: CommandContext, runId: string): Promise<void> {
+  const { watchRun, runOutcome } = await import('@bullswarm/workflow');
+  const runtime = await openCliRuntime(context);
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  process.on('SIGINT', stop);
+  try {
+    const loaded = await withCliErrors(() =>
+      watchRun({
+        workflowsDir: runtime.home.workflowsDir,
+        runId,
+        out: stdoutViewStream(context),
+        tty: context.io.stdoutIsTTY,
+        signal: abort.signal,
+      }),
+    );
+    if (runOutcome(loaded.state, loaded.live) !== 'ok') throw new CliExit(EXIT.failed);
+  } finally {
+    process.removeListener('SIGINT', stop);
+    runtime.close();
+  }
+}
