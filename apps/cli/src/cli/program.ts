@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { registerSwarmCommands } from '../commands/swarm/register-swarm-commands';
+import { registerWorkflowCommands } from '../commands/workflow/register-workflow-commands';
 import { collect } from '../parse/parse-options';
 import type { CliIo } from './cli-io';
 import { type CommandContext, createCommandContext, type GlobalOptions } from './command-context';
@@ -353,6 +354,9 @@ export function buildProgram(io: CliIo): Command {
 
   // ---- swarm (capacity, pick, lease, agent, lead, notify, inbox, handoff, …) -------------------
   registerSwarmCommands(program, contextOf);
+
+  // ---- workflow (goal, validate, list, watch, show, resume, restart), check-output-schema -------
+  registerWorkflowCommands(program, contextOf);
 
   return program;
 }
