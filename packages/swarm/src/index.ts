@@ -8,6 +8,7 @@ export * from './escalations/escalation-book';
 export * from './git';
 export * from './handoff/handoff-book';
 export * from './leads/lead-book';
+export * from './leads/run-fenced';
 export * from './leases/lease-book';
 export * from './notices/notice-box';
 export * from './plans';
@@ -18,6 +19,8 @@ export * from './tasks/task-book';
 /** The version of this package (set at build time). */
 export const VERSION: string = __BULLSWARM_VERSION__;
 export * from './capacity';
+export * from './drill';
+export * from './gates/run-gate';
 export * from './handoff/accept-handoff-packet';
 export * from './handoff/handoff-packet-schema';
 export * from './handoff/read-handoff-packet';

@@ -11,6 +11,7 @@ export {
   DEFAULT_CAPACITY_MAX_AGE_SEC,
   parseCapacityCaps,
 } from './capacity-env';
+export { type CheckCapacityOptions, checkCapacity } from './check-capacity';
 export {
   BULLSWARM_POOL,
   type CapacityReport,

@@ -1,3 +1,4 @@
+export { DrillFailedError } from './drill-failed-error';
 export { EscalationClassError } from './escalation-class-error';
 export { FencingError } from './fencing-error';
 export { GitStateError } from './git-state-error';

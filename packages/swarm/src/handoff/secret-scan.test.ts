@@ -25,6 +25,7 @@ describe('scanForSecrets', () => {
     ['jwt', planted.jwt],
     ['private-key', planted.privateKey],
     ['high-entropy', planted.random],
+    ['high-entropy', `wJalrXUtnFEMI/K7MDENG/${'bPxRfiCYEXAMPLEKEY'}`],
   ])('finds a %s anywhere in a field', (kind, secret) => {
     const findings = scanForSecrets({ next: ['run the tests', `then export X=${secret} and retry`] });
     expect(findings).toEqual([{ path: 'next[1]', kind }]);
@@ -60,6 +61,11 @@ describe('scanForSecrets', () => {
     ['a camel-case identifier', 'writeHandoffPacketWithCredentialScanning2'],
     ['a sentence', 'run pnpm --filter @bullswarm/swarm test, then re-run the gate in plans/p1/gates'],
     ['a short sk- word', 'ask-for-review and sk-8'],
+    [
+      'a time-stamped packet path',
+      '/tmp/bullswarm-swarm-tGhe2L/repo/plans/drill/analysis_results/handoff/handoff-20261130T073318Z-successor-cli-2.json',
+    ],
+    ['an upper-case constant name', 'BULLSWARM_CAPACITY_MAX_AGE_SEC_AND_BULLSWARM_LEASE_TTL_SEC'],
   ])('leaves %s alone', (_label, text) => {
     expect(secretKindOf(text, [])).toBeUndefined();
   });

@@ -38,19 +38,22 @@ export function shannonEntropy(text: string): number {
   return bits;
 }
 
+function share(text: string, pattern: RegExp): number {
+  let count = 0;
+  for (const ch of text) if (pattern.test(ch)) count += 1;
+  return count / text.length;
+}
+
+/**
+ * A long token looks random (a generated secret) when it mixes cases the way random base62/base64
+ * does — at least 15 % upper case and 15 % lower case, with a digit or a `+`/`/` — and its entropy
+ * is at least 4.2 bits per character. Identifiers, paths and time-stamped file names have few
+ * capitals; hex hashes have none.
+ */
 function looksRandom(token: string): boolean {
-  if (!(/[A-Z]/.test(token) && /[a-z]/.test(token) && /[0-9]/.test(token))) return false;
-  if (shannonEntropy(token) < HIGH_ENTROPY_BITS) return false;
-  if (token.includes('/')) {
-    // A path is not a secret: require one long segment that is itself random-looking.
-    return token
-      .split('/')
-      .some(
-        (segment) =>
-          segment.length >= 20 && /[A-Z]/.test(segment) && /[a-z]/.test(segment) && /[0-9]/.test(segment),
-      );
-  }
-  return true;
+  if (share(token, /[A-Z]/) < 0.15 || share(token, /[a-z]/) < 0.15) return false;
+  if (!/[0-9+/]/.test(token)) return false;
+  return shannonEntropy(token) >= HIGH_ENTROPY_BITS;
 }
 
 /** The kind of secret `text` carries, or undefined. Never returns the value. */
@@ -88,8 +91,9 @@ export function credentialValues(
 /**
  * Scans every string in `value` (keys included) for secrets: token shapes (API keys `sk-…`,
  * `sk-ant-…`, GitHub `ghp_…`/`github_pat_…`, Slack `xox*-…`, AWS `AKIA…`, Google `AIza…`, JWTs,
- * private key blocks), long high-entropy tokens (32+ characters mixing upper case, lower case and
- * digits with ≥ 4.2 bits of entropy per character — git hashes, all lower-case hex, never match),
+ * private key blocks), long high-entropy tokens (32+ characters, at least 15 % upper and 15 % lower
+ * case, a digit or `+`/`/`, ≥ 4.2 bits of entropy per character — git hashes, all lower-case hex,
+ * paths and time-stamped names never match),
  * and values of credential variables of `env`. Returns one finding per field, never the value.
  */
 export function scanForSecrets(

@@ -121,6 +121,8 @@ export interface StartSuccessorOptions {
   /** Text appended to the brief (e.g. task-specific instructions). */
   readonly promptExtra?: string;
   readonly onEvent?: (event: DispatchEvent) => void;
+  /** Attach the successor's process to its address (default true; see `runLaneWork`). */
+  readonly attachPid?: boolean;
   readonly signal?: AbortSignal;
   readonly timeoutSec?: number;
 }
@@ -158,6 +160,7 @@ export async function startSuccessor(
     launchedBy: swarm.leases.get(prepared.poolId)?.owner ?? 'lead',
     packetPath: prepared.packetPath,
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.attachPid === undefined ? {} : { attachPid: options.attachPid }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.timeoutSec === undefined ? {} : { timeoutSec: options.timeoutSec }),
   });

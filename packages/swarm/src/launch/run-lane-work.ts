@@ -31,6 +31,12 @@ export interface RunLaneWorkOptions {
   /** The packet the agent resumes from, for successors (`BULLSWARM_PACKET`). */
   readonly packetPath?: string;
   readonly onEvent?: (event: DispatchEvent) => void;
+  /**
+   * Attach the spawned agent's pid to the lane's address (default true): the agent is the lane,
+   * and its exit makes the lane unreachable. The drill passes false: its lanes' protocol runs in
+   * the drill process, which stays registered.
+   */
+  readonly attachPid?: boolean;
   readonly signal?: AbortSignal;
   readonly timeoutSec?: number;
 }
@@ -83,8 +89,9 @@ export async function runLaneWork(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.timeoutSec === undefined ? {} : { timeoutSec: options.timeoutSec }),
     onEvent: (event) => {
-      if (event.type === 'attempt.started' && event.pid !== undefined)
+      if (event.type === 'attempt.started' && event.pid !== undefined && options.attachPid !== false) {
         swarm.agents.setPid(options.address, event.pid);
+      }
       options.onEvent?.(event);
     },
   });

@@ -29,9 +29,14 @@ export function simPoolId(pool: Pick<SimPool, 'account' | 'connector'>): string 
   return `${pool.connector ?? 'sim'}:${pool.account}`;
 }
 
+/** `BULLSWARM_SIM_HOME` of a sim pool: `<home>/<connector>/<account>` (sim and sim-codex keep their own). */
+export function simHomeOf(home: string, pool: Pick<SimPool, 'account' | 'connector'>): string {
+  return join(home, pool.connector ?? 'sim', pool.account);
+}
+
 /** Writes a sim pool's meter file (the bullswarm meter reading format the sim maintains). */
 export function writeSimMeter(home: string, pool: SimPool, now: number): void {
-  const dir = join(home, 'sim', pool.account);
+  const dir = simHomeOf(home, pool);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'meter.json'),
@@ -54,7 +59,7 @@ export function writeSimMeter(home: string, pool: SimPool, now: number): void {
 
 /**
  * Writes a real bullswarm home in `home`: state.json with sim pools, their labels, and meter files
- * under `<home>/sim/<account>/` (what the sim connector's file meter reads).
+ * under `<home>/<connector>/<account>/` (what the sim connectors' file meters read).
  */
 export function writeSimHome(home: string, pools: readonly SimPool[], now: number): void {
   mkdirSync(home, { recursive: true });
@@ -78,11 +83,11 @@ export function writeSimHome(home: string, pools: readonly SimPool[], now: numbe
   for (const pool of pools) if (pool.label) labels[simPoolId(pool)] = pool.label;
   writeFileSync(join(home, 'pool-labels.json'), `${JSON.stringify({ version: 1, labels }, null, 2)}\n`);
   for (const pool of pools) {
-    mkdirSync(join(home, 'sim', pool.account), { recursive: true });
+    mkdirSync(simHomeOf(home, pool), { recursive: true });
     if (pool.windows) writeSimMeter(home, pool, now);
     if (pool.scenario !== undefined) {
       writeFileSync(
-        join(home, 'sim', pool.account, 'scenario.json'),
+        join(simHomeOf(home, pool), 'scenario.json'),
         `${JSON.stringify(pool.scenario, null, 2)}\n`,
       );
     }

@@ -1,0 +1,62 @@
+import { execa } from 'execa';
+import { SwarmInputError } from '../errors/swarm-input-error';
+import type { PlanRef } from '../plans/plan-location';
+import type { Swarm } from '../store/create-swarm';
+import type { LeadRecord } from './lead-book';
+
+/** Options of {@link runFenced}. */
+export interface RunFencedOptions {
+  readonly plan: PlanRef;
+  /** The epoch the lead believes it holds. */
+  readonly epoch: number;
+  /** The lead's address; when given it must be the record's lead. */
+  readonly address?: string;
+  /** The merge, tag or release command and its arguments (run without a shell). */
+  readonly command: readonly string[];
+  readonly cwd: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The fenced command's outcome. */
+export interface FencedRun {
+  readonly record: LeadRecord;
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs a merge, tag or release command only when `epoch` is the plan's current epoch (and
+ * `address` its lead): {@link LeadBook.assertCurrentEpoch} first, then the command (argv, no shell),
+ * its output captured. A lead at a lower epoch gets a `FencingError` and nothing runs.
+ *
+ * The check is made immediately before the command starts; the write lock is not held while it
+ * runs (a merge can take minutes), so a takeover during the command is detected by the next fenced
+ * action, not this one.
+ */
+export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promise<FencedRun> {
+  if (options.command.length === 0 || options.command[0] === '') {
+    throw new SwarmInputError({
+      field: '<command…>',
+      expected: 'the command to run after `--`, e.g. -- git merge --no-ff lane/api',
+    });
+  }
+  const record = swarm.leads.assertCurrentEpoch(options.plan, {
+    epoch: options.epoch,
+    ...(options.address === undefined ? {} : { address: options.address }),
+    action: options.command.join(' '),
+  });
+  const [file, ...args] = options.command as [string, ...string[]];
+  const result = await execa(file, args, {
+    cwd: options.cwd,
+    reject: false,
+    stdin: 'ignore',
+    ...(options.env === undefined ? {} : { env: options.env, extendEnv: false }),
+  });
+  return {
+    record,
+    exitCode: result.exitCode ?? (result.failed ? 127 : 1),
+    stdout: String(result.stdout ?? ''),
+    stderr: String(result.stderr ?? (result.failed ? result.shortMessage : '')),
+  };
+}
