@@ -1,6 +1,6 @@
 import type { BullswarmRuntime } from '@bullswarm/dispatch';
 import { hasErrorMarker } from '@bullswarm/pacing';
-import type { Swarm } from '@bullswarm/swarm';
+import type { PlanLocation, Swarm } from '@bullswarm/swarm';
 import { CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, withRuntime } from '../../cli/command-context';
 
@@ -10,6 +10,14 @@ const SWARM_INPUT_ERROR_KEYS = [
   'bullswarm.error.PlanFileError',
   'bullswarm.error.EscalationClassError',
 ] as const;
+
+/** Maps swarm input errors to usage errors (exit 2); everything else passes through. */
+export function asUsageError(error: unknown): unknown {
+  if (SWARM_INPUT_ERROR_KEYS.some((key) => hasErrorMarker(error, key))) {
+    return new CliUsageError({ message: (error as Error).message, cause: error });
+  }
+  return error;
+}
 
 /**
  * Runs a swarm command with an open runtime (the store is created when missing: swarm records
@@ -27,11 +35,32 @@ export async function withSwarm<T>(
       return await body(swarm, runtime);
     });
   } catch (error) {
-    if (SWARM_INPUT_ERROR_KEYS.some((key) => hasErrorMarker(error, key))) {
-      throw new CliUsageError({ message: (error as Error).message, cause: error });
-    }
-    throw error;
+    throw asUsageError(error);
   }
+}
+
+/** Resolves `--plan` (else `$BULLSWARM_PLAN`) against the working directory and the lead records. */
+export async function planOf(
+  context: CommandContext,
+  swarm: Swarm,
+  ref: string | undefined,
+): Promise<PlanLocation> {
+  const { resolvePlanRef } = await import('@bullswarm/swarm');
+  return resolvePlanRef(ref, {
+    cwd: context.io.cwd,
+    env: context.io.env,
+    knownRepos: (id) => swarm.leads.knownRepos(id),
+  });
+}
+
+/** The address this command acts as: `--as`, else `$BULLSWARM_AGENT`. */
+export async function selfOf(
+  context: CommandContext,
+  explicit: string | undefined,
+  flag = '--as',
+): Promise<string> {
+  const { resolveSelfAddress } = await import('@bullswarm/swarm');
+  return resolveSelfAddress(explicit, context.io.env, flag);
 }
 
 /** Writes lines to stdout. */
@@ -42,4 +71,16 @@ export function printLines(context: CommandContext, lines: readonly string[]): v
 /** An ISO instant for people. */
 export function iso(ms: number | undefined | null): string {
   return ms === undefined || ms === null ? '-' : new Date(ms).toISOString();
+}
+
+/** A whole number option (`--epoch 3`, `--pid 123`). */
+export function parseInteger(value: string | undefined, flag: string, min = 1): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min) {
+    throw new CliUsageError({
+      message: `${flag} "${value}" is not valid: expected a whole number >= ${min}`,
+      flag,
+    });
+  }
+  return Number(value);
 }

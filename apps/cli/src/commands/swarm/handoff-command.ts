@@ -1,0 +1,206 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { HandoffContent, HandoffItem, HandoffReason } from '@bullswarm/swarm';
+import { CliExit, CliUsageError } from '../../cli/cli-errors';
+import { type CommandContext, printJson } from '../../cli/command-context';
+import { planOf, printLines, selfOf, withSwarm } from './swarm-command-support';
+
+/** Options of `bullswarm handoff write`. */
+export interface HandoffWriteOptions {
+  readonly plan?: string;
+  readonly task: string;
+  readonly step: string;
+  readonly reason: string;
+  readonly content?: string;
+  readonly done?: readonly string[];
+  readonly verified?: readonly string[];
+  readonly notVerified?: readonly string[];
+  readonly next?: readonly string[];
+  readonly ask?: readonly string[];
+  readonly decision?: readonly string[];
+  readonly cwd?: string;
+  readonly as?: string;
+  readonly notify?: boolean;
+  readonly json?: boolean;
+}
+
+/** `<what>[ :: <path>,<path>]` → an item with evidence paths. */
+function item(value: string): HandoffItem {
+  const at = value.indexOf(' :: ');
+  if (at === -1) return { what: value.trim(), evidence: [] };
+  return {
+    what: value.slice(0, at).trim(),
+    evidence: value
+      .slice(at + 4)
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
+  };
+}
+
+function readContent(
+  context: CommandContext,
+  file: string | undefined,
+  parse: (json: unknown) => HandoffContent,
+): HandoffContent {
+  if (file === undefined) return {};
+  const path = resolve(context.io.cwd, file);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new CliUsageError({ message: `--content ${path}: ${(error as Error).message}`, flag: '--content' });
+  }
+  return parse(json);
+}
+
+/**
+ * `bullswarm handoff write --plan <P> --task <T> --step <S> --reason <R> …`: writes a
+ * dwp-handoff/v1 packet under the plan's analysis_results/handoff/ (0600), where the work is read
+ * from git, refused if it carries a secret, and sends `handoff <path>` to the lead.
+ */
+export async function handoffWriteCommand(
+  context: CommandContext,
+  options: HandoffWriteOptions,
+): Promise<void> {
+  const { handoffContentSchema, readCapacity, writeHandoffPacket } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm, runtime) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const author = await selfOf(context, options.as);
+    const fromFile = readContent(context, options.content, (json) => {
+      const parsed = handoffContentSchema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new CliUsageError({
+          message: `--content ${options.content}: ${issue.path.join('.') || '(root)'}: ${issue.message} (fields: done, verified, notVerified, next, openAsks, decisions)`,
+          flag: '--content',
+        });
+      }
+      return parsed.data;
+    });
+    const asks = (options.ask ?? []).map((value) => {
+      const at = value.indexOf('=');
+      if (at <= 0)
+        throw new CliUsageError({
+          message: `--ask "${value}" is not valid: expected <addr>=<text>`,
+          flag: '--ask',
+        });
+      return { to: value.slice(0, at), text: value.slice(at + 1) };
+    });
+    const content: HandoffContent = {
+      done: [...(fromFile.done ?? []), ...(options.done ?? []).map(item)],
+      verified: [...(fromFile.verified ?? []), ...(options.verified ?? []).map(item)],
+      notVerified: [...(fromFile.notVerified ?? []), ...(options.notVerified ?? []).map(item)],
+      next: [...(fromFile.next ?? []), ...(options.next ?? [])],
+      openAsks: [...(fromFile.openAsks ?? []), ...asks],
+      decisions: [
+        ...(fromFile.decisions ?? []),
+        ...(options.decision ?? []).map((decision) => ({ decision })),
+      ],
+    };
+    const authorPool = context.io.env.BULLSWARM_POOL || undefined;
+    const capacity =
+      authorPool === undefined ? undefined : await readCapacity(runtime, { self: true, env: context.io.env });
+    const written = writeHandoffPacket({
+      swarm,
+      plan,
+      checkout: resolve(context.io.cwd, options.cwd ?? '.'),
+      task: options.task,
+      step: options.step,
+      reason: options.reason as HandoffReason,
+      author,
+      ...(authorPool === undefined ? {} : { authorPool }),
+      content,
+      ...(capacity === undefined
+        ? {}
+        : { capacity: { verdict: capacity.verdict, freePct: capacity.freePct, line: capacity.line } }),
+      env: context.io.env,
+      ...(options.notify === false ? { notify: false as const } : {}),
+    });
+    if (options.json)
+      printJson(context, { path: written.path, packet: written.packet, noticeId: written.noticeId ?? null });
+    else {
+      printLines(context, [
+        `handoff ${written.path}`,
+        `${written.packet.task} step ${written.packet.step} (${written.packet.reason}) at ${written.packet.work.branch} ${written.packet.work.head.slice(0, 12)}, ${written.packet.work.uncommitted.length} uncommitted path(s)`,
+        written.noticeId === undefined ? 'no lead notified' : `notified ${written.packet.lead?.address}`,
+      ]);
+    }
+  });
+}
+
+/**
+ * `bullswarm handoff accept <packet> [--as <addr>] [--cwd <dir>]`: checks plan, contract, branch,
+ * head and uncommitted paths against the checkout; records nothing on a mismatch (exit 1, each
+ * difference listed).
+ */
+export async function handoffAcceptCommand(
+  context: CommandContext,
+  packetPath: string,
+  options: { as?: string; cwd?: string; json?: boolean },
+): Promise<void> {
+  const { acceptHandoffPacket } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm) => {
+    const address = await selfOf(context, options.as);
+    const accepted = acceptHandoffPacket({
+      swarm,
+      packetPath: resolve(context.io.cwd, packetPath),
+      address,
+      ...(options.cwd === undefined ? {} : { checkout: resolve(context.io.cwd, options.cwd) }),
+    });
+    if (options.json) {
+      printJson(context, {
+        acceptancePath: accepted.acceptancePath,
+        record: accepted.record,
+        rerun: accepted.rerun,
+        next: accepted.packet.next,
+      });
+      return;
+    }
+    printLines(context, [
+      `accepted ${accepted.record.packetPath} as ${address}: task ${accepted.packet.task} is yours`,
+      `re-run first (not verified): ${accepted.rerun.map((i) => i.what).join('; ') || '-'}`,
+      `next: ${accepted.packet.next.join(' → ') || '-'}`,
+    ]);
+  });
+}
+
+/**
+ * `bullswarm handoff launch <packet> [--owner <lead>] [--to <addr>]`: picks an account excluding
+ * the spent one (another vendor preferred), leases it, and starts the successor through dispatch
+ * with a brief to resume from the packet. Exit 1 when the successor's run fails.
+ */
+export async function handoffLaunchCommand(
+  context: CommandContext,
+  packetPath: string,
+  options: { owner?: string; to?: string; prompt?: string; json?: boolean },
+): Promise<void> {
+  const { launchSuccessor } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm, runtime) => {
+    const owner = await selfOf(context, options.owner, '--owner');
+    const launched = await launchSuccessor(runtime, swarm, {
+      packetPath: resolve(context.io.cwd, packetPath),
+      owner,
+      ...(options.to === undefined ? {} : { successor: options.to }),
+      ...(options.prompt === undefined ? {} : { promptExtra: options.prompt }),
+      env: context.io.env,
+    });
+    if (options.json) {
+      printJson(context, {
+        successor: launched.successor,
+        poolId: launched.poolId,
+        ok: launched.dispatch.ok,
+        kind: launched.dispatch.kind,
+        accepted: launched.accepted,
+        releasedSpentLease: launched.releasedSpentLease ?? null,
+        attempts: launched.dispatch.attempts.map((a) => a.outputFile),
+      });
+    } else {
+      printLines(context, [
+        `launched ${launched.successor} on ${launched.poolId} (${launched.pick.reason})`,
+        `${launched.dispatch.ok ? 'finished' : `FAILED ${launched.dispatch.kind}: ${launched.dispatch.why ?? ''}`}; accepted: ${launched.accepted ? 'yes' : 'no'}${launched.releasedSpentLease ? `; released ${launched.releasedSpentLease}` : ''}`,
+      ]);
+    }
+    if (!launched.dispatch.ok) throw new CliExit(1);
+  });
+}

@@ -1,0 +1,198 @@
+import type { LeadRecord } from '@bullswarm/swarm';
+import { CliExit } from '../../cli/cli-errors';
+import { type CommandContext, printJson } from '../../cli/command-context';
+import { iso, parseInteger, planOf, printLines, selfOf, withSwarm } from './swarm-command-support';
+
+function describeRecord(record: LeadRecord): string[] {
+  return [
+    `plan ${record.label} (${record.plan.repo})`,
+    `lead ${record.lead} epoch ${record.epoch}${record.releasedAt === undefined ? '' : ` RELEASED ${iso(record.releasedAt)}`}`,
+    `succession ${record.succession.join(', ') || '-'}`,
+    `lanes ${record.lanes.join(', ') || '-'}`,
+  ];
+}
+
+/** Options of `bullswarm lead claim`. */
+export interface LeadClaimOptions {
+  readonly plan?: string;
+  readonly succession?: string;
+  readonly lanes?: string;
+  readonly as?: string;
+  readonly json?: boolean;
+}
+
+/** `bullswarm lead claim --plan <P> --succession <A,B> [--lanes <A,B>]`: before launching any lane. */
+export async function leadClaimCommand(context: CommandContext, options: LeadClaimOptions): Promise<void> {
+  const { parseAddressList } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const address = await selfOf(context, options.as);
+    const { record, change } = swarm.leads.claim(plan, {
+      address,
+      ...(options.succession === undefined
+        ? {}
+        : { succession: parseAddressList(options.succession, '--succession') }),
+      ...(options.lanes === undefined ? {} : { lanes: parseAddressList(options.lanes, '--lanes') }),
+    });
+    if (options.json) printJson(context, { change, record });
+    else
+      printLines(context, [`${change} plan ${record.label}: lead ${record.lead} at epoch ${record.epoch}`]);
+  });
+}
+
+/** `bullswarm lead show --plan <P> [--json]`: the record and every change of it. */
+export async function leadShowCommand(
+  context: CommandContext,
+  options: { plan?: string; json?: boolean },
+): Promise<void> {
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const record = swarm.leads.get(plan);
+    const history = swarm.leads.history(plan);
+    if (options.json) {
+      printJson(context, { record: record ?? null, history });
+      return;
+    }
+    if (!record) {
+      context.io.out(
+        `plan ${plan.label} has no lead record (claim it with \`bullswarm lead claim --plan ${plan.id}\`)\n`,
+      );
+      return;
+    }
+    const lead = swarm.agents.reachability(record.lead);
+    printLines(context, [
+      ...describeRecord(record),
+      `lead is ${lead.reachable ? 'reachable' : 'UNREACHABLE'} (${lead.why})`,
+      ...history.map(
+        (e) =>
+          `  ${iso(e.at)} ${e.kind} epoch ${e.epoch}${e.lead ? ` lead ${e.lead}` : ''}${e.reason ? ` (${e.reason})` : ''}`,
+      ),
+    ]);
+  });
+}
+
+/** `bullswarm lead resolve --plan <P>`: prints the current lead's address (what `lead` resolves to). */
+export async function leadResolveCommand(context: CommandContext, options: { plan?: string }): Promise<void> {
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    context.io.out(`${swarm.leads.resolve(plan)}\n`);
+  });
+}
+
+/** `bullswarm lead handover <addr> --plan <P>`: epoch + 1, every lane notified. */
+export async function leadHandoverCommand(
+  context: CommandContext,
+  to: string,
+  options: { plan?: string; as?: string; epoch?: string; json?: boolean },
+): Promise<void> {
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const from = await selfOf(context, options.as);
+    const epoch = parseInteger(options.epoch, '--epoch');
+    const record = swarm.leads.handover(plan, { from, to, ...(epoch === undefined ? {} : { epoch }) });
+    if (options.json) printJson(context, record);
+    else context.io.out(`handed ${record.label} over to ${record.lead} at epoch ${record.epoch}\n`);
+  });
+}
+
+/** `bullswarm lead takeover --plan <P> [--epoch <n>] [--reason …]`: the first reachable succession entry; epoch + 1. */
+export async function leadTakeoverCommand(
+  context: CommandContext,
+  options: { plan?: string; as?: string; epoch?: string; reason?: string; json?: boolean },
+): Promise<void> {
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const address = await selfOf(context, options.as);
+    const epoch = parseInteger(options.epoch, '--epoch');
+    const record = swarm.leads.takeover(plan, {
+      address,
+      ...(epoch === undefined ? {} : { epoch }),
+      ...(options.reason === undefined ? {} : { reason: options.reason as 'unreachable' }),
+    });
+    if (options.json) printJson(context, record);
+    else context.io.out(`${record.lead} took over ${record.label} at epoch ${record.epoch}\n`);
+  });
+}
+
+/** `bullswarm lead release --plan <P> [--epoch <n>]`: the plan is done (current lead only). */
+export async function leadReleaseCommand(
+  context: CommandContext,
+  options: { plan?: string; as?: string; epoch?: string },
+): Promise<void> {
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const address = await selfOf(context, options.as);
+    const epoch = parseInteger(options.epoch, '--epoch');
+    const record = swarm.leads.release(plan, { address, ...(epoch === undefined ? {} : { epoch }) });
+    context.io.out(`released ${record.label} at epoch ${record.epoch}\n`);
+  });
+}
+
+/** `bullswarm lead designate <addr> --plan <P>`: the successor-designate (first in the succession list). */
+export async function leadDesignateCommand(
+  context: CommandContext,
+  designate: string,
+  options: { plan?: string; as?: string; epoch?: string },
+): Promise<void> {
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const from = await selfOf(context, options.as);
+    const epoch = parseInteger(options.epoch, '--epoch');
+    const record = swarm.leads.designate(plan, {
+      from,
+      designate,
+      ...(epoch === undefined ? {} : { epoch }),
+    });
+    context.io.out(
+      `successor-designate of ${record.label}: ${designate} (succession ${record.succession.join(', ')})\n`,
+    );
+  });
+}
+
+/**
+ * `bullswarm lead check --plan <P> --epoch <n> [--as <addr>]`: a returning lead checks it still
+ * leads. Exit 0 when it does; exit 1 (and the step-down recorded) when a higher epoch exists.
+ */
+export async function leadCheckCommand(
+  context: CommandContext,
+  options: { plan?: string; as?: string; epoch?: string; json?: boolean },
+): Promise<void> {
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const address = await selfOf(context, options.as);
+    const epoch = parseInteger(options.epoch, '--epoch')!;
+    const check = swarm.leads.checkLeadership(plan, { address, epoch });
+    if (options.json) printJson(context, check);
+    else if (check.current) context.io.out(`${address} leads ${check.record.label} at epoch ${epoch}\n`);
+    else context.io.out(`step down: ${check.why}; ${check.record.lead} leads ${check.record.label}\n`);
+    if (!check.current) throw new CliExit(1);
+  });
+}
+
+/**
+ * `bullswarm lead fence --plan <P> --epoch <n> [--as <addr>] -- <command…>`: runs a merge, tag or
+ * release command only when the epoch is current; its exit code is the command's.
+ */
+export async function leadFenceCommand(
+  context: CommandContext,
+  command: readonly string[],
+  options: { plan?: string; as?: string; epoch?: string },
+): Promise<void> {
+  const { runFenced } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const epoch = parseInteger(options.epoch, '--epoch')!;
+    const address = options.as === undefined ? undefined : await selfOf(context, options.as);
+    const run = await runFenced(swarm, {
+      plan,
+      epoch,
+      ...(address === undefined ? {} : { address }),
+      command,
+      cwd: context.io.cwd,
+      env: context.io.env,
+    });
+    if (run.stdout !== '') context.io.out(run.stdout.endsWith('\n') ? run.stdout : `${run.stdout}\n`);
+    if (run.stderr !== '') context.io.err(run.stderr.endsWith('\n') ? run.stderr : `${run.stderr}\n`);
+    if (run.exitCode !== 0) throw new CliExit(run.exitCode);
+  });
+}

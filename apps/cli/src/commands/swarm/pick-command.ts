@@ -1,0 +1,82 @@
+import { LANES, type Lane } from '@bullswarm/pacing';
+import { CliUsageError } from '../../cli/cli-errors';
+import { type CommandContext, printJson } from '../../cli/command-context';
+import { planOf, withSwarm } from './swarm-command-support';
+
+/** Options of `bullswarm pick`. */
+export interface PickCommandOptions {
+  readonly owner: string;
+  readonly exclude?: readonly string[];
+  readonly plan?: string;
+  readonly lane?: string;
+  readonly effort?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * `bullswarm pick <kind> --owner <lead> [--exclude @<pool>]…`: the declared accounts ranked by
+ * pacing for a kind of work (a connector id, a provider family, or `any`), leaving out accounts
+ * leased to lanes and the owner's own. Prints the best first; exit 1 when none can take it.
+ */
+export async function pickCommand(
+  context: CommandContext,
+  kind: string,
+  options: PickCommandOptions,
+): Promise<void> {
+  if (options.lane !== undefined && !(LANES as readonly string[]).includes(options.lane)) {
+    throw new CliUsageError({
+      message: `--lane "${options.lane}" is not a lane: expected one of ${LANES.join(', ')}`,
+      flag: '--lane',
+    });
+  }
+  const { checkAddress, loadPlan, NoAccountError, pickAccount } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm, runtime) => {
+    const owner = checkAddress(options.owner, '--owner');
+    const plan =
+      options.plan === undefined ? undefined : loadPlan(await planOf(context, swarm, options.plan));
+    const pick = await pickAccount(runtime, swarm, {
+      kind,
+      owner,
+      ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+      ...(plan === undefined ? {} : { plan }),
+      ...(options.lane === undefined ? {} : { lane: options.lane as Lane }),
+      ...(options.effort === undefined ? {} : { tier: options.effort }),
+      env: context.io.env,
+    });
+    if (options.json) {
+      printJson(context, {
+        kind: pick.kind,
+        best: pick.best?.poolId ?? null,
+        ranked: pick.ranked.map((a) => ({
+          poolId: a.poolId,
+          label: a.label,
+          connectorId: a.connectorId,
+          providerFamily: a.providerFamily,
+          capacity: a.capacity,
+          freePct: a.freePct,
+          pace: a.row.pace,
+          effectiveSurplus: a.row.effectiveSurplus,
+          inflight: a.row.inflight,
+        })),
+        leftOut: pick.leftOut,
+        reason: pick.reason,
+      });
+    } else {
+      pick.ranked.forEach((a, index) => {
+        const pace = a.row.pace === null ? '-' : a.row.pace.toFixed(1);
+        context.io.out(
+          `${index + 1}. ${a.poolId}${a.label !== a.poolId ? ` (@${a.label})` : ''} surplus=${pace} inflight=${a.row.inflight} capacity=${a.capacity}${a.freePct === null ? '' : ` ${Math.round(a.freePct)}%`}\n`,
+        );
+      });
+      for (const out of pick.leftOut) context.io.err(`left out ${out.poolId}: ${out.reason}\n`);
+    }
+    if (!pick.best) {
+      throw new NoAccountError({
+        kind: pick.kind,
+        leftOut: pick.leftOut,
+        reason: pick.reason,
+        ...(pick.backAt === undefined ? {} : { backAt: pick.backAt }),
+      });
+    }
+  });
+}

@@ -1,0 +1,74 @@
+import { type CommandContext, printJson } from '../../cli/command-context';
+import { planOf, printLines, selfOf, withSwarm } from './swarm-command-support';
+
+/** `bullswarm task claim <task> --plan <P>`: take a task (refused to an agent that handed it off). */
+export async function taskClaimCommand(
+  context: CommandContext,
+  task: string,
+  options: { plan?: string; as?: string },
+): Promise<void> {
+  const { loadPlan, SwarmInputError } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const doc = loadPlan(plan);
+    if (!doc.tasks.some((t) => t.id === task)) {
+      throw new SwarmInputError({
+        field: '<task>',
+        expected: `a task of ${plan.label}: ${doc.tasks.map((t) => t.id).join(', ')}`,
+        received: task,
+      });
+    }
+    const address = await selfOf(context, options.as);
+    swarm.tasks.claim(plan, { task, address });
+    context.io.out(`${address} executes task ${task} of ${plan.label}\n`);
+  });
+}
+
+/** `bullswarm task done <task> --plan <P> [--evidence <path>]…`: its gate passed. */
+export async function taskDoneCommand(
+  context: CommandContext,
+  task: string,
+  options: { plan?: string; as?: string; evidence?: readonly string[] },
+): Promise<void> {
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const address = await selfOf(context, options.as);
+    swarm.tasks.complete(plan, { task, address, evidence: options.evidence ?? [] });
+    context.io.out(`task ${task} of ${plan.label} done by ${address}\n`);
+  });
+}
+
+/**
+ * `bullswarm plan status --plan <P> [--json]`: each task done, blocked (an open escalation on it
+ * or upstream), running, ready or waiting; the lead record; open escalations.
+ */
+export async function planStatusCommand(
+  context: CommandContext,
+  options: { plan?: string; json?: boolean },
+): Promise<void> {
+  const { loadPlan, planStatus } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm) => {
+    const plan = await planOf(context, swarm, options.plan);
+    const doc = loadPlan(plan);
+    const open = swarm.escalations.list(plan, { open: true });
+    const status = planStatus(doc, swarm.tasks.list(plan), open);
+    const record = swarm.leads.get(plan);
+    if (options.json) {
+      printJson(context, {
+        plan: plan.label,
+        repo: plan.repo,
+        lead: record ?? null,
+        tasks: status,
+        openEscalations: open,
+      });
+      return;
+    }
+    printLines(context, [
+      `plan ${plan.label}: ${record ? `lead ${record.lead} epoch ${record.epoch}${record.releasedAt ? ' (released)' : ''}` : 'no lead record'}`,
+      ...status.map(
+        (s) =>
+          `  ${s.task} ${s.state}${s.holder ? ` (${s.holder})` : ''}${s.blockedBy.length > 0 ? ` by escalation ${s.blockedBy.map((id) => `#${id}`).join(', ')}` : ''}${s.waitingFor.length > 0 && s.state === 'waiting' ? ` for ${s.waitingFor.join(', ')}` : ''}`,
+      ),
+    ]);
+  });
+}
