@@ -1,0 +1,304 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bullswarm, tempDirs } from '../../../test/support/cli';
+import { nowEnv, type PoolSpec, writeHome } from '../../../test/support/homes';
+
+const NOW = Date.parse('2026-11-30T12:00:00Z');
+const V = 'bullswarm.workflow.program.v3';
+const EXAMPLES = new URL('../../../../../examples/workflows/', import.meta.url).pathname;
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+const weekly = (usedPct: number) => [{ kind: 'weekly' as const, usedPct, resetsInMin: 5040 }];
+
+/** A home with sim pools, a work tree and a sim log. */
+function workflowHome(pools: PoolSpec[]) {
+  const root = dirs.make('bullswarm-cli-workflow-');
+  const home = join(root, 'home');
+  const work = join(root, 'work');
+  mkdirSync(work, { recursive: true });
+  writeHome(home, pools, NOW);
+  const env = { ...nowEnv(NOW), BULLSWARM_SIM_LOG: join(root, 'sim.log') };
+  const run = (args: string[], extraEnv: Record<string, string> = {}) =>
+    bullswarm(args, { home, env: { ...env, ...extraEnv }, cwd: work });
+  const write = (name: string, json: unknown) => {
+    const file = join(root, name);
+    writeFileSync(file, JSON.stringify(json, null, 2));
+    return file;
+  };
+  return { root, home, work, run, write };
+}
+
+function events(stdout: string): { type: string; [key: string]: unknown }[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+}
+
+describe('bullswarm workflow validate', () => {
+  it('exits 0 for a valid program', async () => {
+    const h = workflowHome([{ connector: 'sim', account: 'a', windows: weekly(10) }]);
+    const result = await h.run(['workflow', 'validate', join(EXAMPLES, 'docs-write-review.json')]);
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^ok: .*docs-write-review\.json · 2 steps in 2 levels\n$/);
+  });
+
+  it('exits 2 with every problem and its JSON path, checking the home’s pools', async () => {
+    const h = workflowHome([{ connector: 'sim', account: 'a', windows: weekly(10) }]);
+    const file = h.write('bad.json', {
+      schemaVersion: V,
+      steps: [
+        { id: 'a', prompt: '{{item}}', lane: 'deploy', route: { pools: { use: ['sim:zz'] } } },
+        { id: 'a', prompt: 'x', dependsOn: ['ghost'] },
+      ],
+    });
+    const result = await h.run(['workflow', 'validate', file]);
+    expect(result.exitCode).toBe(2);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `${file}: $.steps[0].lane: unknown lane "deploy"; expected one of analyze, build, chore`,
+        expect.stringMatching(
+          /^.*: \$\.steps\[0\]\.route\.pools\.use\[0\]: unknown pool "sim:zz"; this home has sim:a$/,
+        ),
+        expect.stringMatching(
+          /: \$\.steps\[0\]\.prompt: \{\{item\}\} is only available in a step with forEach$/,
+        ),
+        expect.stringMatching(/: \$\.steps\[1\]\.id: duplicate step id "a"/),
+        expect.stringMatching(/: \$\.steps\[1\]\.dependsOn\[0\]: dependsOn names "ghost"/),
+      ]),
+    );
+    expect(lines.at(-1)).toBe(`5 problems in ${file}`);
+    const json = await h.run(['workflow', 'validate', file, '--json']);
+    expect(json.exitCode).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, file, problems: expect.any(Array) });
+  });
+
+  it('exits 2 naming the file when it is not JSON', async () => {
+    const h = workflowHome([]);
+    const file = join(h.root, 'broken.json');
+    writeFileSync(file, '{"schemaVersion": ');
+    const result = await h.run(['workflow', 'validate', file]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toContain(`program file ${file} is not valid JSON`);
+  });
+});
+
+describe('bullswarm check-output-schema', () => {
+  it('exits 0 for a match, 1 with the mismatches, 2 for bad input', async () => {
+    const h = workflowHome([]);
+    const schema = h.write('schema.json', {
+      type: 'object',
+      required: ['files'],
+      properties: { files: { type: 'array', items: { type: 'string' } } },
+    });
+    const good = h.write('good.json', { files: ['a.ts'] });
+    const bad = h.write('bad.json', { files: [1, 'b'] });
+    expect((await h.run(['check-output-schema', schema, good])).exitCode).toBe(0);
+    const mismatch = await h.run(['check-output-schema', schema, bad]);
+    expect(mismatch.exitCode).toBe(1);
+    expect(mismatch.stdout).toContain('$.files[0]: expected string, got integer 1');
+    const missing = await h.run(['check-output-schema', schema, join(h.root, 'nope.json')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('nope.json: no such file');
+  });
+});
+
+describe('bullswarm workflow goal, list, show, watch', () => {
+  it('runs the shipped example: JSONL events off a terminal, then list, show and watch see it', async () => {
+    const h = workflowHome([
+      {
+        connector: 'sim',
+        account: 'a',
+        windows: weekly(10),
+        scenario: {
+          sequence: [{ scenario: 'write', file: 'README.md', content: '# Demo\n' }],
+          default: { scenario: 'ok', answer: '1. ok 2. ok — no findings' },
+        },
+      },
+    ]);
+    const result = await h.run([
+      'workflow',
+      'goal',
+      join(EXAMPLES, 'docs-write-review.json'),
+      '--input',
+      'subject=demo',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const lines = events(result.stdout);
+    expect(lines[0]).toMatchObject({ type: 'run.started', name: 'docs-write-review' });
+    expect(lines.at(-1)).toMatchObject({ type: 'run.finished', status: 'finished' });
+    expect(lines.filter((event) => event.type === 'step.finished').map((e) => [e.step, e.status])).toEqual([
+      ['write-docs', 'ok'],
+      ['review-docs', 'ok'],
+    ]);
+    expect(readFileSync(join(h.work, 'README.md'), 'utf8')).toBe('# Demo\n');
+    const runId = lines[0]?.runId as string;
+
+    const list = await h.run(['workflow', 'list']);
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).toMatch(
+      new RegExp(`^${runId}\\s+docs-write-review\\s+ok\\s+✓ 2 ✗ 0 ↩ 0 ⋈ 0\\s+2026-`, 'm'),
+    );
+
+    const show = await h.run(['workflow', 'show', runId]);
+    expect(show.exitCode).toBe(0);
+    expect(show.stdout).toContain('▐ level 1/2 · write-docs');
+    expect(show.stdout).toMatch(/✓ write-docs\s+sim:a/);
+    const report = JSON.parse((await h.run(['workflow', 'show', runId, '--json'])).stdout);
+    expect(report).toMatchObject({ runId, outcome: 'ok', exitCode: 0, counts: { ok: 2 } });
+    expect(existsSync(join(h.home, 'workflows', runId, 'report.json'))).toBe(true);
+
+    const watch = await h.run(['workflow', 'watch', runId]);
+    expect(watch.exitCode).toBe(0);
+    expect(events(watch.stdout)).toEqual(lines);
+  });
+
+  it('--json prints only the report; a step that came back exits 1', async () => {
+    const h = workflowHome([
+      {
+        connector: 'sim',
+        account: 'a',
+        windows: weekly(10),
+        scenario: { default: { scenario: 'usage-limit', resetsInMin: 30 } },
+      },
+    ]);
+    const file = h.write('p.json', {
+      schemaVersion: V,
+      name: 'limited',
+      steps: [{ id: 'try', prompt: 'Try' }],
+    });
+    const result = await h.run(['workflow', 'goal', file, '--json']);
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ outcome: 'needs-you', exitCode: 1 });
+    expect(report.needsYou[0]).toMatchObject({
+      step: 'try',
+      status: 'needs-you',
+      kind: 'quota',
+      backAt: NOW + 30 * 60_000,
+    });
+  });
+
+  it('--dry-run prints the pool each step would get and why', async () => {
+    const h = workflowHome([
+      { connector: 'sim', account: 'a', windows: weekly(10) },
+      { connector: 'sim', account: 'b', windows: weekly(30) },
+    ]);
+    const result = await h.run([
+      'workflow',
+      'goal',
+      join(EXAMPLES, 'docs-write-review.json'),
+      '--dry-run',
+      '--worker-pool',
+      'sim:b',
+    ]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('write-docs   OK [sim:b] pinned to sim:b (--worker-pool)');
+    expect(existsSync(join(h.home, 'workflows'))).toBe(false);
+  });
+
+  it('usage errors exit 2: an unknown input, a bad --input, an unknown pool', async () => {
+    const h = workflowHome([{ connector: 'sim', account: 'a', windows: weekly(10) }]);
+    const example = join(EXAMPLES, 'docs-write-review.json');
+    const unknown = await h.run(['workflow', 'goal', example, '--input', 'colour=red']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain(
+      '--input colour: the program declares no input "colour" (it declares subject)',
+    );
+    expect((await h.run(['workflow', 'goal', example, '--input', 'novalue'])).exitCode).toBe(2);
+    const pool = await h.run(['workflow', 'goal', example, '--worker-pool', 'nope']);
+    expect(pool.exitCode).toBe(2);
+    expect(pool.stderr).toContain('--worker-pool nope');
+  });
+});
+
+describe('bullswarm workflow restart and resume', () => {
+  it('restart --worker-pool re-runs the failed step pinned, then what was blocked', async () => {
+    const h = workflowHome([
+      { connector: 'sim', account: 'a', windows: weekly(10), scenario: { default: 'crash' } },
+      { connector: 'sim', account: 'b', windows: weekly(30) },
+    ]);
+    const file = h.write('p.json', {
+      schemaVersion: V,
+      settings: { retryAttempts: 0 },
+      steps: [
+        { id: 'build', prompt: 'Build' },
+        { id: 'check', dependsOn: ['build'], prompt: 'Check', route: { pools: { use: ['sim:b'] } } },
+      ],
+    });
+    const first = await h.run(['workflow', 'goal', file]);
+    expect(first.exitCode).toBe(1);
+    const runId = events(first.stdout)[0]?.runId as string;
+    const restart = await h.run(['workflow', 'restart', runId, 'build', '--worker-pool', 'sim:b', '--json']);
+    expect(restart.exitCode).toBe(0);
+    const report = JSON.parse(restart.stdout);
+    expect(report.steps.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([
+      ['build', 'ok'],
+      ['check', 'ok'],
+    ]);
+    expect(report.steps[0].reason).toMatch(/^pinned to sim:b \(step restart\)/);
+  });
+
+  it('resume --when-ready waits with a countdown until the back-at, then resumes', async () => {
+    const h = workflowHome([
+      {
+        connector: 'sim',
+        account: 'a',
+        windows: weekly(10),
+        scenario: { sequence: [{ scenario: 'usage-limit', resetsInMin: 10 }], default: 'ok' },
+      },
+      { connector: 'sim', account: 'b', windows: weekly(30) },
+    ]);
+    const file = h.write('p.json', {
+      schemaVersion: V,
+      steps: [
+        { id: 'try', prompt: 'Try' },
+        { id: 'next', dependsOn: ['try'], prompt: 'Next' },
+      ],
+    });
+    const first = await h.run(['workflow', 'goal', file, '--json']);
+    expect(first.exitCode).toBe(1);
+    const report = JSON.parse(first.stdout);
+    const backAt = report.needsYou[0].backAt as number;
+    expect(backAt).toBe(NOW + 10 * 60_000);
+    // bullswarm's clock is 1.5 s before the back-at: the wait is short and real.
+    const resumed = await h.run(['workflow', 'resume', report.runId, '--when-ready', '--json'], {
+      BULLSWARM_NOW: new Date(backAt - 1500).toISOString(),
+    });
+    expect(resumed.stderr).toContain(
+      'waiting until 2026-11-30T12:10:00Z (the earliest back-at) · resuming in',
+    );
+    expect(resumed.stderr).toContain('back at 2026-11-30T12:10:00Z: resuming');
+    expect(resumed.exitCode).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ outcome: 'ok', counts: { ok: 2 } });
+  });
+
+  it('a run saved by another engine version is view-only: resume exits 2, show still works', async () => {
+    const h = workflowHome([
+      { connector: 'sim', account: 'a', windows: weekly(10), scenario: { default: 'crash' } },
+    ]);
+    const file = h.write('p.json', {
+      schemaVersion: V,
+      settings: { retryAttempts: 0 },
+      steps: [{ id: 'a', prompt: 'x' }],
+    });
+    const runId = events((await h.run(['workflow', 'goal', file])).stdout)[0]?.runId as string;
+    const statePath = join(h.home, 'workflows', runId, 'state.json');
+    writeFileSync(
+      statePath,
+      JSON.stringify({ ...JSON.parse(readFileSync(statePath, 'utf8')), engineVersion: 'program-v2/3' }),
+    );
+    const resume = await h.run(['workflow', 'resume', runId]);
+    expect(resume.exitCode).toBe(2);
+    expect(resume.stderr).toContain('view-only');
+    const show = await h.run(['workflow', 'show', runId]);
+    expect(show.exitCode).toBe(0);
+    expect(show.stdout).toContain('view-only, it cannot be resumed');
+    expect((await h.run(['workflow', 'list'])).stdout).toMatch(/failed \(view-only\)/);
+  });
+});
