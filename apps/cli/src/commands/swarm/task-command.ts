@@ -58,7 +58,7 @@ export async function planStatusCommand(
         plan: plan.label,
         repo: plan.repo,
         lead: record ?? null,
-        tasks: status,
+        tasks: status.map((s) => ({ ...s, holder: s.holder ?? null })),
         openEscalations: open,
       });
       return;
