@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { lstat, readdir } from 'node:fs/promises';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** A work tree's files, path (relative, `/`-separated) → a signature that changes when the file does. */
@@ -43,6 +43,11 @@ export async function detectTreeMode(cwd: string): Promise<TreeMode> {
  *   is as committed). Ignored files (.gitignore) are not seen.
  * - walk: every file's size and mtime, skipping `.git` and `node_modules` directories.
  * A file rewritten with the same size within the file system's mtime resolution is not seen.
+ *
+ * The walk and the stats are synchronous on purpose: a few system calls each, they would otherwise
+ * queue behind every other file operation of the process in libuv's thread pool (attempt files,
+ * fsyncs), which under a wide fan-out made each snapshot wait tens of milliseconds. A very large
+ * non-git tree blocks the event loop for the length of its walk, once per snapshot.
  */
 export async function snapshotTree(
   cwd: string,
@@ -63,16 +68,16 @@ export async function snapshotTree(
       if (!repoPath.startsWith(mode.prefix)) continue;
       const path = repoPath.slice(mode.prefix.length);
       if (path === '' || !keep(path.replace(/\/$/, ''))) continue;
-      snapshot.set(path, `${code}:${await signature(join(cwd, path))}`);
+      snapshot.set(path, `${code}:${signature(join(cwd, path))}`);
     }
     return snapshot;
   }
   const stack: string[] = [cwd];
   while (stack.length > 0) {
     const dir = stack.pop() as string;
-    let entries: import('node:fs').Dirent[];
+    let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       continue;
     }
@@ -84,15 +89,15 @@ export async function snapshotTree(
         if (!WALK_IGNORED_DIRECTORIES.has(entry.name)) stack.push(full);
         continue;
       }
-      snapshot.set(path, await signature(full));
+      snapshot.set(path, signature(full));
     }
   }
   return snapshot;
 }
 
-async function signature(path: string): Promise<string> {
+function signature(path: string): string {
   try {
-    const stat = await lstat(path, { bigint: true });
+    const stat = lstatSync(path, { bigint: true });
     return `${stat.size}:${stat.mtimeNs}`;
   } catch {
     return 'deleted';

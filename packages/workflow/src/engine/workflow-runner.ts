@@ -107,6 +107,9 @@ const now = () => Date.now();
  */
 export class WorkflowRunner {
   private readonly stepStates: Map<string, StepState>;
+  private readonly stepDefs: Map<string, WorkflowStep>;
+  /** Step id → the steps that depend on it. */
+  private readonly dependants = new Map<string, string[]>();
   private readonly limiter: Limiter;
   private readonly tracker: TreeTracker;
   private readonly dispatch: StepDispatcher;
@@ -127,6 +130,11 @@ export class WorkflowRunner {
     dispatch: StepDispatcher,
   ) {
     this.stepStates = new Map(state.steps.map((step) => [step.id, step]));
+    this.stepDefs = new Map(program.steps.map((step) => [step.id, step]));
+    for (const step of program.steps) {
+      for (const dep of step.dependsOn)
+        this.dependants.set(dep, [...(this.dependants.get(dep) ?? []), step.id]);
+    }
     this.limiter = new Limiter(state.options.concurrency);
     this.dispatch = dispatch;
     const homeInTree = relative(state.cwd, runtime.home.home).split(sep).join('/');
@@ -242,28 +250,35 @@ export class WorkflowRunner {
 
   // ---- scheduling ------------------------------------------------------------------------------
 
-  private schedule(): void {
+  /**
+   * Starts or blocks steps. With `changed` (a step that just finished), only its dependants are
+   * looked at; without, every step (the first pass). Blocking cascades to the blocked step's own
+   * dependants, so each step is evaluated O(its dependencies) times per change of a dependency.
+   */
+  private schedule(changed?: string): void {
     if (!this.aborted) {
-      let changed = true;
-      while (changed) {
-        changed = false;
-        for (const def of this.program.steps) {
-          if (!this.selection.has(def.id) || this.running.has(def.id)) continue;
-          const deps = def.dependsOn.map((id) => this.stepStates.get(id) as StepState);
-          if (deps.every((dep) => dep.status === 'ok')) {
-            this.startStep(def);
-            continue;
-          }
-          const stuck = deps.some(
-            (dep) => dep.status !== 'ok' && !this.selection.has(dep.id) && !this.running.has(dep.id),
+      const queue =
+        changed === undefined
+          ? this.program.steps.map((step) => step.id)
+          : [...(this.dependants.get(changed) ?? [])];
+      for (let head = 0; head < queue.length; head++) {
+        const id = queue[head] as string;
+        if (!this.selection.has(id) || this.running.has(id)) continue;
+        const def = this.stepDefs.get(id) as WorkflowStep;
+        const deps = def.dependsOn.map((dep) => this.stepStates.get(dep) as StepState);
+        if (deps.every((dep) => dep.status === 'ok')) {
+          this.startStep(def);
+          continue;
+        }
+        const stuck = deps.some(
+          (dep) => dep.status !== 'ok' && !this.selection.has(dep.id) && !this.running.has(dep.id),
+        );
+        if (stuck) {
+          this.block(
+            def,
+            deps.filter((dep) => dep.status !== 'ok').map((dep) => dep.id),
           );
-          if (stuck) {
-            this.block(
-              def,
-              deps.filter((dep) => dep.status !== 'ok').map((dep) => dep.id),
-            );
-            changed = true;
-          }
+          queue.push(...(this.dependants.get(id) ?? []));
         }
       }
     }
@@ -296,7 +311,7 @@ export class WorkflowRunner {
       .finally(() => {
         this.running.delete(def.id);
         this.selection.delete(def.id);
-        this.schedule();
+        this.schedule(def.id);
       });
     this.running.set(def.id, task);
   }
@@ -740,12 +755,16 @@ export class WorkflowRunner {
         unit.changedFiles = [...changes.own];
         if (changes.outside.length > 0) {
           const list = changes.outside.join(', ');
+          const shared =
+            changes.endedWith.length === 0
+              ? ''
+              : ` (seen as ${changes.endedWith.join(', ')} also ended; the change may be theirs)`;
           this.finishUnit(unit, 'failed', {
             kind: 'files',
             why:
-              prepared.files.length === 0
+              (prepared.files.length === 0
                 ? `declared no files but changed: ${list}`
-                : `changed files outside its files (${prepared.files.join(', ')}): ${list}`,
+                : `changed files outside its files (${prepared.files.join(', ')}): ${list}`) + shared,
           });
           return;
         }

@@ -173,7 +173,9 @@ function unitRows(name: string, unit: UnitState, status: UnitStatus, now: number
         ? `↳ retrying on ${last.poolLabel} (gate retry)`
         : last.followedBy === 'schema-retry'
           ? '↳ retrying with the schema errors (schema retry)'
-          : '↳ retrying on another pool';
+          : last.kind === 'throttle'
+            ? `↳ backing off, then retrying on ${last.poolLabel} (throttle)`
+            : '↳ retrying on another pool';
     return [row(VIEW_MARKS.failed, name, last.poolLabel, time, `fail · ${why}`), `    ${arrow}`];
   }
   const lines = [
