@@ -376,4 +376,74 @@ describe('bullswarm handoff', () => {
     expect(status.tasks[0]).toMatchObject({ task: 'cli', holder: null, state: 'ready' });
     expect(existsSync(path.replace(/\.json$/, '.accepted.json'))).toBe(false);
   });
+
+  it('launch picks another account, leases it and runs the successor through dispatch; accept then succeeds', async () => {
+    const { run, repo } = setup();
+    const lane = { BULLSWARM_AGENT: 'lane-a', BULLSWARM_POOL: 'sim:work1' };
+    expect((await run(['agent', 'register', 'boss', '--pool', 'lead-acct'])).exitCode).toBe(0);
+    expect((await run(['lead', 'claim', '--plan', 'p1', '--as', 'boss'])).exitCode).toBe(0);
+    expect(
+      (await run(['lease', '@work1', '--to', 'lane-a', '--owner', 'boss', '--plan', 'p1'])).exitCode,
+    ).toBe(0);
+    expect((await run(['task', 'claim', 'cli', '--plan', 'p1'], lane)).exitCode).toBe(0);
+    const written = await run(
+      [
+        'handoff',
+        'write',
+        '--plan',
+        'p1',
+        '--task',
+        'cli',
+        '--step',
+        'write',
+        '--reason',
+        'usage_limit',
+        '--json',
+      ],
+      lane,
+    );
+    expect(written.exitCode, written.stderr).toBe(0);
+    const { path } = JSON.parse(written.stdout);
+    const inbox = JSON.parse((await run(['inbox', '--as', 'boss', '--json'])).stdout).notices;
+    expect(inbox).toEqual([
+      expect.objectContaining({ kind: 'handoff', text: expect.stringContaining(path) }),
+    ]);
+
+    const launched = await run(['handoff', 'launch', path, '--owner', 'boss', '--to', 'cli-2', '--json']);
+    expect(launched.exitCode, launched.stderr).toBe(0);
+    // work1 is spent and lead-acct is the lead's own: the successor runs on work2.
+    expect(JSON.parse(launched.stdout)).toMatchObject({
+      successor: 'cli-2',
+      poolId: 'sim:work2',
+      ok: true,
+      kind: 'ok',
+      accepted: false,
+    });
+    const leases = JSON.parse((await run(['lease', 'list', '--json'])).stdout).leases;
+    expect(leases.map((l: { poolId: string; holder: string }) => [l.poolId, l.holder])).toEqual([
+      ['sim:work1', 'lane-a'],
+      ['sim:work2', 'cli-2'],
+    ]);
+    const accepted = await run(['handoff', 'accept', path, '--as', 'cli-2', '--json']);
+    expect(accepted.exitCode, accepted.stderr).toBe(0);
+    expect(JSON.parse(accepted.stdout).record).toMatchObject({
+      acceptedBy: 'cli-2',
+      successor: 'cli-2',
+      successorPool: 'sim:work2',
+    });
+    const again = await run(['handoff', 'launch', path, '--owner', 'boss']);
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain('already accepted by cli-2');
+    // The plan's records are the only change in the checkout.
+    expect(
+      git(repo, [
+        'status',
+        '--porcelain',
+        '--',
+        '.',
+        ':(exclude)plans/p1/journal.jsonl',
+        ':(exclude)plans/p1/analysis_results',
+      ]).trim(),
+    ).toBe('');
+  });
 });
