@@ -71,6 +71,12 @@ export interface AgentRegistry {
    * @throws SwarmInputError when the address was never registered.
    */
   heartbeat(address: string): { readonly agent: AgentRecord; readonly renewedLeases: number };
+  /**
+   * A heartbeat when the address is registered (and not deregistered), nothing otherwise: what
+   * commands an agent runs at its turn boundary (`inbox`, `capacity --self`) call. Returns whether
+   * it counted.
+   */
+  touch(address: string): boolean;
   /** Mark an address stopped (unreachable from now on); returns whether it was registered. */
   deregister(address: string): boolean;
   /** Attach the agent's process (e.g. once its launch has spawned it). */
@@ -156,6 +162,12 @@ export function createAgentRegistry(context: SwarmContext): AgentRegistry {
           .run({ now, address }).changes;
       });
       return { agent: toRecord(select(address)!, now), renewedLeases: renewed };
+    },
+    touch(address) {
+      const row = select(address);
+      if (!row || row.stopped_at !== null) return false;
+      registry.heartbeat(address);
+      return true;
     },
     deregister(address) {
       const now = context.clock();

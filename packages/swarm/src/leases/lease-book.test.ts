@@ -83,6 +83,12 @@ describe('leases', () => {
     expect(swarm.leases.get('sim:a')).toBeUndefined();
     expect(swarm.agents.heartbeat('lane-a').renewedLeases).toBe(0);
     expect(swarm.leases.list()).toEqual([]);
+    // touch: a heartbeat for registered agents only.
+    expect(swarm.agents.touch('lane-a')).toBe(true);
+    expect(swarm.agents.touch('stranger')).toBe(false);
+    swarm.agents.deregister('lane-a');
+    expect(swarm.agents.touch('lane-a')).toBe(false);
+    expect(swarm.agents.reachability('lane-a')).toMatchObject({ reachable: false, why: 'deregistered' });
     expect(swarm.leases.events('sim:a').map((e) => e.event)).toEqual(['acquired', 'expired']);
     // The account is free again.
     expect(swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-b', owner: 'boss' }).holder).toBe('lane-b');

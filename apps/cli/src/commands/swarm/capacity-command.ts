@@ -33,6 +33,8 @@ export async function capacityCommand(
     else if (context.io.env.BULLSWARM_PLAN)
       plan = await planOf(context, swarm, undefined).catch(() => undefined);
     const by = context.io.env.BULLSWARM_AGENT || undefined;
+    // A capacity check is a turn boundary: a registered agent is alive now.
+    if (by !== undefined && options.pool === undefined) swarm.agents.touch(by);
     const report = await checkCapacity(runtime, {
       ...(options.pool === undefined ? { self: true } : { pool: options.pool }),
       env: context.io.env,

@@ -56,6 +56,8 @@ export async function inboxCommand(
 ): Promise<void> {
   await withSwarm(context, async (swarm) => {
     const address = await selfOf(context, options.as);
+    // Reading the inbox is a turn boundary: a registered agent is alive now.
+    swarm.agents.touch(address);
     const notices = swarm.notices.readInbox(address);
     if (options.json) {
       printJson(context, { address, notices });
