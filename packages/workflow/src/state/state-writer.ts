@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fsyncDirectory } from '@bullswarm/store';
 
 /** Options of {@link CoalescingStateWriter}. */
 export interface StateWriterOptions {
@@ -114,5 +113,18 @@ async function writeAtomic(path: string, text: string): Promise<void> {
     await unlink(temp).catch(() => {});
     throw error;
   }
-  fsyncDirectory(dirname(path));
+  await syncDirectory(dirname(path));
+}
+
+/** fsync a directory (so the rename survives a power loss) without blocking the event loop. */
+async function syncDirectory(directory: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(directory, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms and file systems cannot open or fsync a directory.
+  } finally {
+    await handle?.close().catch(() => {});
+  }
 }
