@@ -1,4 +1,5 @@
 import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import { resolvePool } from '../capacity/read-capacity';
 import { NoAccountError } from '../errors/no-account-error';
 import type { Lease } from '../leases/lease-book';
 import { type PickResult, pickAccount } from '../pick/pick-account';
@@ -75,6 +76,9 @@ export async function assignAccount(
     });
   }
   const lease = swarm.leases.acquire({
+    ...(planDoc.pools === undefined
+      ? {}
+      : { declaredPoolIds: planDoc.pools.map((ref) => resolvePool(runtime, ref.replace(/^@/, ''))) }),
     poolId: pick.best.poolId,
     holder: address,
     owner,

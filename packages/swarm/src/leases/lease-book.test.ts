@@ -47,6 +47,16 @@ describe('leases', () => {
         swarm.leases.acquire({ poolId: 'sim:x', holder: 'lane-a', owner: 'boss', ownerPoolId: 'sim:x' }),
       ).reason,
     ).toBe('lead-own-account');
+    expect(
+      refusal(() =>
+        swarm.leases.acquire({
+          poolId: 'sim:y',
+          holder: 'lane-a',
+          owner: 'boss',
+          declaredPoolIds: ['sim:x'],
+        }),
+      ).reason,
+    ).toBe('not-declared');
     expect(swarm.leases.list()).toEqual([]);
   });
 

@@ -40,6 +40,8 @@ export interface AcquireLeaseOptions {
   readonly ownerPoolId?: string;
   readonly plan?: PlanRef;
   readonly task?: string;
+  /** The accounts the plan declares (resolved pool ids); a pool outside them is refused (`not-declared`). */
+  readonly declaredPoolIds?: readonly string[];
   /** TTL in ms (default `BULLSWARM_LEASE_TTL_SEC`, 1800 s). */
   readonly ttlMs?: number;
 }
@@ -55,7 +57,8 @@ export interface AcquireLeaseOptions {
 export interface LeaseBook {
   /**
    * Lease an account to a lane. The same holder and owner again renews it. Refused when another
-   * lane holds it (`held`) or it is the owner's own account (`lead-own-account`).
+   * lane holds it (`held`), it is the owner's own account (`lead-own-account`), or the plan's
+   * declared accounts are given and it is not one of them (`not-declared`).
    */
   acquire(options: AcquireLeaseOptions): Lease;
   /**
@@ -138,6 +141,13 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
           field: '--ttl',
           expected: 'a positive number of seconds',
           received: String(ttlMs),
+        });
+      }
+      if (options.declaredPoolIds !== undefined && !options.declaredPoolIds.includes(options.poolId)) {
+        throw new LeaseRefusedError({
+          poolId: options.poolId,
+          reason: 'not-declared',
+          message: `lease refused: ${options.poolId} is not an account the plan declares (${options.declaredPoolIds.join(', ') || 'none'}); work moves only among declared accounts`,
         });
       }
       const now = context.clock();

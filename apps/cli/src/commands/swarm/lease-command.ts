@@ -20,17 +20,20 @@ export async function leaseCommand(
   ref: string,
   options: LeaseCommandOptions,
 ): Promise<void> {
-  const { resolvePool } = await import('@bullswarm/swarm');
+  const { loadPlan, resolvePool } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm, runtime) => {
     const poolId = resolvePool(runtime, ref.replace(/^@/, ''));
     const plan = options.plan === undefined ? undefined : await planOf(context, swarm, options.plan);
+    let declaredPoolIds: string[] | undefined;
     if (plan) {
+      // Only the plan's current lead leases for it, and only among the accounts it declares.
       const record = swarm.leads.get(plan);
       swarm.leads.assertCurrentEpoch(plan, {
         epoch: record?.epoch ?? 1,
         address: options.owner,
         action: `lease ${poolId}`,
       });
+      declaredPoolIds = loadPlan(plan).pools?.map((p) => resolvePool(runtime, p.replace(/^@/, '')));
     }
     const ttlSec = parseInteger(options.ttl, '--ttl');
     const ownerPool =
@@ -43,6 +46,7 @@ export async function leaseCommand(
       owner: options.owner,
       ...(ownerPool === undefined ? {} : { ownerPoolId: ownerPool }),
       ...(plan === undefined ? {} : { plan }),
+      ...(declaredPoolIds === undefined ? {} : { declaredPoolIds }),
       ...(options.task === undefined ? {} : { task: options.task }),
       ...(ttlSec === undefined ? {} : { ttlMs: ttlSec * 1000 }),
     });
