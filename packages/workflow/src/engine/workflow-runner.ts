@@ -169,6 +169,9 @@ export class WorkflowRunner {
       this.state.status = 'running';
       this.state.drivenSince = this.drivenSince;
       delete this.state.endedAt;
+      // Written at once (not through the coalescing writer), so a watcher sees the live owner
+      // before the first event.
+      writeFileAtomic(this.paths.statePath, `${JSON.stringify(this.state)}\n`);
       this.writeSchemas();
       if (this.options.signal?.aborted) this.aborted = true;
       this.options.signal?.addEventListener('abort', onAbort, { once: true });
