@@ -37,6 +37,10 @@ export interface StepAttemptReport {
   readonly why: string;
   readonly exitCode: number | null;
   readonly stalled: boolean;
+  /** The attempt wrote something before it ended (kept on disk). */
+  readonly partialOutput?: boolean;
+  /** Seconds of silence at the end (for stalls). */
+  readonly silentSec?: number;
   readonly willRetry: boolean;
   readonly resetsAt?: number;
 }

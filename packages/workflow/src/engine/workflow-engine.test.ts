@@ -144,6 +144,37 @@ describe('failures and limits', () => {
     expect(fixture.simLogLines()).toHaveLength(2);
   });
 
+  it('a sign-in failure retries outside the credential group', async () => {
+    const fixture = await createWorkflowFixture([
+      { account: 'a', windows: behind, scenario: { default: 'auth' } },
+      { account: 'b', connector: 'sim-codex', windows: ahead },
+    ]);
+    const result = await fixture.run({ schemaVersion: V, steps: [{ id: 'work', prompt: 'Do it' }] });
+    expect(result.exitCode).toBe(0);
+    const attempts = result.state.steps[0]?.unit?.attempts ?? [];
+    expect(attempts.map((a) => [a.poolId, a.kind])).toEqual([
+      ['sim:a', 'auth'],
+      ['sim-codex:b', 'ok'],
+    ]);
+    expect(attempts[1]?.reason).toMatch(/^fallback from sim:a after sign-in failure · /);
+  });
+
+  it('a throttle backs off on the same pool without spending the retry, then comes back to you', async () => {
+    const fixture = await createWorkflowFixture(
+      [
+        { account: 'a', windows: behind, scenario: { default: 'throttle' } },
+        { account: 'b', windows: ahead },
+      ],
+      { BULLSWARM_THROTTLE_BACKOFF_SEC: '0.05,0.05' },
+    );
+    const result = await fixture.run({ schemaVersion: V, steps: [{ id: 'work', prompt: 'Do it' }] });
+    const step = result.state.steps[0];
+    expect(step).toMatchObject({ status: 'needs-you', kind: 'throttle' });
+    expect(step?.unit?.attempts.map((a) => a.poolId)).toEqual(['sim:a', 'sim:a', 'sim:a']);
+    expect(step?.unit?.retriesUsed).toBe(0);
+    expect(fixture.events(result.runId).filter((e) => e.type === 'throttle.backoff')).toHaveLength(2);
+  });
+
   it('a route that leaves no pool sends the step back at once as no eligible pool', async () => {
     const fixture = await createWorkflowFixture([{ account: 'a' }]);
     const result = await fixture.run({

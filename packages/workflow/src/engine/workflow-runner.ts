@@ -922,6 +922,8 @@ export class WorkflowRunner {
           why: event.why,
           willRetry: event.willRetry,
           stalled: event.stalled,
+          ...(event.partialOutput === undefined ? {} : { partialOutput: event.partialOutput }),
+          ...(event.silentSec === undefined ? {} : { silentSec: event.silentSec }),
           startedAt: event.startedAt,
           endedAt: event.endedAt,
           ...(event.resetsAt === undefined ? {} : { backAt: event.resetsAt }),

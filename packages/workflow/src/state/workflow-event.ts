@@ -68,6 +68,8 @@ export type WorkflowEventBody =
       readonly why: string;
       readonly willRetry: boolean;
       readonly stalled: boolean;
+      readonly partialOutput?: boolean;
+      readonly silentSec?: number;
       readonly startedAt: number;
       readonly endedAt: number;
       readonly backAt?: number;
