@@ -10,12 +10,16 @@ export const CLI_PATH = fileURLToPath(new URL('../../dist/index.js', import.meta
 /** Variables a test never inherits: bullswarm's own, and every agent CLI's caller markers. */
 const SCRUBBED = /^(BULLSWARM_|CLAUDE|CODEX_|GEMINI_CLI|OPENCODE|GROK_|NO_COLOR$|FORCE_COLOR$)/;
 
+/** The V8 code cache of the binaries the tests run (shared by the test run; never the user's). */
+export const TEST_CACHE_DIR = join(tmpdir(), 'bullswarm-cli-test-compile-cache');
+
 /** The test process's environment without bullswarm and agent variables. */
 export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !SCRUBBED.test(name)) env[name] = value;
   }
+  env.BULLSWARM_CACHE_DIR = TEST_CACHE_DIR;
   return env;
 }
 
