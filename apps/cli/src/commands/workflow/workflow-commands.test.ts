@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bullswarm, tempDirs } from '../../../test/support/cli';
+import { bullswarm, CLI_PATH, tempDirs } from '../../../test/support/cli';
 import { nowEnv, type PoolSpec, writeHome } from '../../../test/support/homes';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -300,5 +301,61 @@ describe('bullswarm workflow restart and resume', () => {
     expect(show.exitCode).toBe(0);
     expect(show.stdout).toContain('view-only, it cannot be resumed');
     expect((await h.run(['workflow', 'list'])).stdout).toMatch(/failed \(view-only\)/);
+  });
+});
+
+describe('bullswarm workflow goal on a terminal (tmux)', () => {
+  it('draws the live view in place and exits with the run', async () => {
+    const TMUX = '/usr/bin/tmux';
+    expect(existsSync(TMUX), `tmux is required at ${TMUX} for the pseudo-terminal test (install tmux)`).toBe(
+      true,
+    );
+    const h = workflowHome([
+      {
+        connector: 'sim',
+        account: 'a',
+        windows: weekly(10),
+        scenario: { default: { scenario: 'slow', ms: 600, tickMs: 100 } },
+      },
+    ]);
+    const file = h.write('p.json', {
+      schemaVersion: V,
+      name: 'tty',
+      steps: [
+        { id: 'first', prompt: 'One' },
+        { id: 'second', dependsOn: ['first'], blindTo: ['first'], prompt: 'Two' },
+      ],
+    });
+    const script = join(h.root, 'run.sh');
+    writeFileSync(
+      script,
+      [
+        `export BULLSWARM_HOME='${h.home}' BULLSWARM_NOW='${new Date(NOW).toISOString()}' BULLSWARM_SIM_LOG='${join(h.root, 'sim.log')}'`,
+        `cd '${h.work}'`,
+        `'${process.execPath}' '${CLI_PATH}' workflow goal '${file}'`,
+        'echo "__DONE__ $?"',
+        'sleep 600',
+      ].join('\n'),
+    );
+    const socket = `bullswarm-cli-test-${process.pid}-${Date.now()}`;
+    const tmux = (...args: string[]) => execFileSync(TMUX, ['-L', socket, ...args], { encoding: 'utf8' });
+    tmux('new-session', '-d', '-x', '90', '-y', '30', '-s', 'view', `sh ${script}`);
+    try {
+      let pane = '';
+      for (let i = 0; i < 3000 && !pane.includes('__DONE__'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        pane = tmux('capture-pane', '-p', '-t', 'view');
+      }
+      expect(pane).toContain('__DONE__ 0');
+      const lines = pane.split('\n');
+      expect(lines.filter((line) => line.startsWith('bullswarm workflow · tty · run wf-'))).toHaveLength(1);
+      expect(pane).toMatch(/^▐ level 1\/2 · first {2,}✓ done$/m);
+      expect(pane).toMatch(/^ {2}✓ second {2,}sim:a {2,}\d+\.\ds {3}ok$/m);
+      expect(pane).toMatch(/^✓ 2 · ✗ 0 · ↩ 0 · ⋈ 0 {2,}elapsed /m);
+      expect(pane).toMatch(/^report: .*\/workflows\/wf-[a-z0-9]+\/report\.json$/m);
+      expect(pane).not.toContain('"type":');
+    } finally {
+      tmux('kill-server');
+    }
   });
 });
