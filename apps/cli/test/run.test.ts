@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '@bullswarm/store';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bullswarm, tempDirs } from './support/cli';
+import { baseEnv, bullswarm, CLI_PATH, tempDirs } from './support/cli';
 import { nowEnv, type PoolSpec, writeHome } from './support/homes';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -278,4 +280,43 @@ describe('bullswarm run (the sim as the agent)', () => {
     expect(addDir.stderr).toContain(`--add-dir ${join(f.work, 'nope')}: no such directory`);
     expect(f.simLog()).toEqual([]);
   });
+
+  const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+  it.skipIf(!hasScript)(
+    'on a terminal shows attempt started/finished progress lines, in colour',
+    async () => {
+      const f = runHome('crash');
+      // `script` gives the command a pseudo-terminal (stdout and stderr both go to it).
+      const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_PATH)} run --lane analyze "Explain the parser"`;
+      const result = await execa('script', ['-qec', command, '/dev/null'], {
+        env: { ...baseEnv(), ...f.env, BULLSWARM_HOME: f.home, TERM: 'xterm' },
+        extendEnv: false,
+        cwd: f.work,
+        reject: false,
+      });
+      expect(result.exitCode).toBe(0);
+      const raw = String(result.stdout);
+      expect(raw).toContain('\u001b[2m'); // dim progress lines
+      const text = raw.replace(/\u001b\[[0-9;]*m/g, '').replace(/\r/g, '');
+      expect(text).toMatch(/^→ \[sim:a\] most-behind capable pool \(surplus 40\)$/m);
+      expect(text).toMatch(/^ {2}attempt 1 started · model sim\/standard · pid \d+$/m);
+      expect(text).toMatch(
+        /^ {2}attempt 1 finished process after \d+\.\ds: exited with code 1.* · retrying$/m,
+      );
+      expect(text).toMatch(
+        /^→ \[sim:b\] fallback from sim:a after crash \(exit 1\) · most-behind capable pool \(surplus 20\)$/m,
+      );
+      expect(text).toMatch(/^ {2}attempt 2 finished ok after \d+\.\ds$/m);
+      expect(text).toMatch(/^sim: done: Explain the parser$/m);
+      // NO_COLOR turns the colour off, the progress stays.
+      const plain = await execa('script', ['-qec', command, '/dev/null'], {
+        env: { ...baseEnv(), ...f.env, BULLSWARM_HOME: f.home, TERM: 'xterm', NO_COLOR: '1' },
+        extendEnv: false,
+        cwd: f.work,
+        reject: false,
+      });
+      expect(String(plain.stdout)).not.toContain('\u001b[');
+      expect(String(plain.stdout)).toMatch(/ {2}attempt 2 finished ok after/);
+    },
+  );
 });

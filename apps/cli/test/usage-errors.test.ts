@@ -45,6 +45,16 @@ describe('exit code 2 for usage errors and bad input, never a stack without --de
     expect(result.stderr).toContain("required option '--lane <lane>' not specified");
   });
 
+  it('an --effort tier no connector declares', async () => {
+    const result = await bullswarm(['run', '--lane', 'build', '--effort', 'hgih', '--dry-run', 'x'], {
+      home: home(),
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(
+      'error: --effort "hgih" is not a tier any connector declares: expected one of low, medium, high\n',
+    );
+  });
+
   it('a bad --retry-attempts value', async () => {
     const result = await bullswarm(['run', '--lane', 'build', '--retry-attempts', 'two', 'x'], {
       home: home(),

@@ -17,7 +17,10 @@ export interface CommandContext {
   /** `--home`, resolved against the working directory; undefined → `$BULLSWARM_HOME`, else `~/.bullswarm`. */
   readonly homeDir: string | undefined;
   readonly debug: boolean;
+  /** Styles for standard output (on only when it is a terminal). */
   readonly colors: Colors;
+  /** Styles for standard error (on only when it is a terminal). */
+  readonly errColors: Colors;
 }
 
 /** Builds the context of one command from the global options. */
@@ -27,6 +30,9 @@ export function createCommandContext(io: CliIo, options: GlobalOptions): Command
     homeDir: options.home === undefined ? undefined : resolve(io.cwd, options.home),
     debug: options.debug === true,
     colors: createColors(shouldColor(io, options.color !== false)),
+    errColors: createColors(
+      shouldColor({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, options.color !== false),
+    ),
   };
 }
 

@@ -121,6 +121,31 @@ export async function planRun(
   };
 }
 
+/**
+ * `--effort` must name a tier some installed connector declares (or a built-in one): a typo would
+ * otherwise read as "no pool has a model for tier hgih" — a routing outcome instead of bad input.
+ */
+function checkTierKnown(runtime: BullswarmRuntime, tier: string): void {
+  const known = new Set(['low', 'medium', 'high']);
+  for (const connector of runtime.connectors.values()) {
+    for (const name of Object.keys(connector.modelProfiles)) known.add(name);
+  }
+  for (const pool of runtime.state.pools) for (const name of Object.keys(pool.models)) known.add(name);
+  if (!known.has(tier)) {
+    throw new CliUsageError({
+      message: `--effort "${tier}" is not a tier any connector declares: expected one of ${[...known].join(', ')}`,
+      flag: '--effort',
+      expected: [...known].join(', '),
+    });
+  }
+}
+
+/** A short elapsed time for progress lines: `0.4s`, `12.0s`, then pacing's `2m`, `1h 5m`. */
+export function formatElapsed(ms: number): string {
+  const clamped = Math.max(0, ms);
+  return clamped < 60_000 ? `${(clamped / 1000).toFixed(1)}s` : formatDurationMs(clamped);
+}
+
 /** A new run id: `run-<utc yyyymmdd-hhmmss>-<6 hex>` (sortable by start, unique across processes). */
 export function newRunId(now: number): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -169,6 +194,7 @@ export async function runCommand(
   const plan = await planRun(context, words, options);
   const runtime = await openCliRuntime(context, { createStore: !options.dryRun });
   try {
+    checkTierKnown(runtime, plan.tier);
     const pin =
       plan.workerPool === undefined
         ? undefined
@@ -239,26 +265,28 @@ async function realRun(
   const runDir = join(runtime.home.home, 'runs', runId);
   const quiet = options.json === true;
   const progress = !quiet && context.io.stderrIsTTY;
-  const { colors } = context;
+  const colors = context.errColors;
 
   const onEvent = (event: DispatchEvent): void => {
     if (quiet) return;
     if (event.type === 'attempt.started') {
       context.io.err(`${colors.cyan('→')} [${event.poolLabel}] ${event.reason}\n`);
       if (progress) {
-        const model = event.model === null ? '' : ` model ${event.model}`;
-        const pid = event.pid === undefined ? '' : ` pid ${event.pid}`;
-        context.io.err(colors.dim(`  attempt ${event.attempt} started${model}${pid}\n`));
+        const model = event.model === null ? '' : ` · model ${event.model}`;
+        const pid = event.pid === undefined ? '' : ` · pid ${event.pid}`;
+        context.io.err(`${colors.dim(`  attempt ${event.attempt} started${model}${pid}`)}\n`);
       }
     } else if (event.type === 'attempt.finished' && progress) {
-      const took = formatDurationMs(Math.max(0, event.endedAt - event.startedAt));
-      const next =
-        event.kind === 'ok' ? '' : event.willRetry ? ' · retrying on another pool' : ' · no retry left';
-      context.io.err(colors.dim(`  attempt ${event.attempt} finished: ${event.kind} after ${took}${next}\n`));
+      const took = formatElapsed(event.endedAt - event.startedAt);
+      const next = event.kind === 'ok' ? '' : event.willRetry ? ' · retrying' : ' · no retry left';
+      const why = event.kind === 'ok' ? '' : `: ${event.why}`;
+      context.io.err(
+        `${colors.dim(`  attempt ${event.attempt} finished ${event.kind} after ${took}${why}${next}`)}\n`,
+      );
     } else if (event.type === 'throttle.backoff' && progress) {
-      context.io.err(colors.dim(`  throttled: waiting ${formatDurationMs(event.waitMs)} on the same pool\n`));
-    } else if (event.type === 'route.decided' && event.poolId === null) {
-      // No pool at all: the result says why (FAILED …); nothing to add here.
+      context.io.err(
+        `${colors.dim(`  throttled: waiting ${formatElapsed(event.waitMs)} on the same pool`)}\n`,
+      );
     }
   };
 
@@ -315,12 +343,12 @@ async function realRun(
   } else if (result.ok) {
     const answer = result.answer ?? '';
     context.io.out(answer.endsWith('\n') ? answer : `${answer}\n`);
-    context.io.err(colors.dim(`attempt files: ${runDir}\n`));
+    context.io.err(`${colors.dim(`attempt files: ${runDir}`)}\n`);
   } else {
     const label = poolLabel ?? 'no pool';
     context.io.err(`${colors.red('FAILED')} [${label}] ${result.kind}: ${result.why ?? result.reason}\n`);
     if (result.backAt !== undefined) context.io.err(`back at ${formatTime(result.backAt)}\n`);
-    if (hasAttempts) context.io.err(colors.dim(`attempt files: ${runDir}\n`));
+    if (hasAttempts) context.io.err(`${colors.dim(`attempt files: ${runDir}`)}\n`);
   }
   if (!result.ok) throw new CliExit(EXIT.failed);
 }
