@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_AGENT, fakeAgentConnector, TEST_NOW } from '../test-support/dispatch-fixture';
 import { isProcessRunning } from './process-group';
@@ -31,7 +31,7 @@ function options(mode: string, overrides: Partial<RunAttemptOptions> = {}): RunA
 }
 
 describe('runAttempt (one spawned attempt, usable on its own)', () => {
-  it("removes every caller marker from the inherited environment and sets the pool's BULLSWARM_POOL", async () => {
+  it("removes every caller marker from the inherited environment and sets the pool's BULLSWARM_POOL and the home", async () => {
     const result = await runAttempt(
       options('env', {
         env: {
@@ -55,6 +55,8 @@ describe('runAttempt (one spawned attempt, usable on its own)', () => {
       ACCOUNT_DIR: '/accounts/a',
       EXTRA: 'x',
       BULLSWARM_POOL: 'fake:a',
+      // options() puts the attempt files in <home>/out.
+      BULLSWARM_HOME: dirname(dirname(result.outputFile)),
     });
     for (const marker of ['CLAUDECODE', 'CODEX_THREAD_ID', 'CODEX_SANDBOX'])
       expect(env[marker]).toBeUndefined();

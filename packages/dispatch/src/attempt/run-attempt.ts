@@ -8,6 +8,9 @@ import type {
 } from '@bullswarm/connectors';
 import type { DispatchOutcomeKind } from '../dispatch/dispatch-types';
 import { BULLSWARM_POOL } from '../snapshots/detect-caller';
+
+/** The environment variable that names the bullswarm home; set for every agent bullswarm launches. */
+export const BULLSWARM_HOME = 'BULLSWARM_HOME';
 import { createAttemptFiles } from './attempt-files';
 import { buildChildEnv } from './child-env';
 import { formatNoProgressStall, formatSilenceStall } from './format-stall';
@@ -126,7 +129,7 @@ const EMPTY_PARSED: ConnectorV1ParsedOutput = {
  * One spawned attempt: claims `out-<action>-attempt-<n>` (and `.stderr`) in `outputDir` beside
  * earlier attempts — never over them — builds the connector's command line, spawns it (see
  * `runAgentProcess`: own process group, closed stdin, caller markers removed, `BULLSWARM_POOL`
- * set), streams stdout and stderr to the two files as they arrive, runs the watchdogs, parses and
+ * and `BULLSWARM_HOME` set), streams stdout and stderr to the two files as they arrive, runs the watchdogs, parses and
  * classifies. An agent's failure is a result, never an exception.
  *
  * `startedAt` comes from `clock` (so a frozen `BULLSWARM_NOW` stamps every record alike) and
@@ -150,7 +153,12 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
       addDirs: options.addDirs ?? [],
       ...(options.account === undefined ? {} : { account: options.account }),
       accountEnv: options.accountEnv,
-      extraEnv: { ...(options.extraEnv ?? {}), [BULLSWARM_POOL]: options.poolId },
+      // The agent's own bullswarm commands (capacity --self, notify, inbox) must use this home.
+      extraEnv: {
+        [BULLSWARM_HOME]: options.bullswarmHome,
+        ...(options.extraEnv ?? {}),
+        [BULLSWARM_POOL]: options.poolId,
+      },
       bullswarmHome: options.bullswarmHome,
       ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
     });
