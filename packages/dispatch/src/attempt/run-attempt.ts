@@ -8,13 +8,13 @@ import type {
 } from '@bullswarm/connectors';
 import type { DispatchOutcomeKind } from '../dispatch/dispatch-types';
 import { BULLSWARM_POOL } from '../snapshots/detect-caller';
-
-/** The environment variable that names the bullswarm home; set for every agent bullswarm launches. */
-export const BULLSWARM_HOME = 'BULLSWARM_HOME';
 import { createAttemptFiles } from './attempt-files';
 import { buildChildEnv } from './child-env';
 import { formatNoProgressStall, formatSilenceStall } from './format-stall';
 import { runAgentProcess } from './run-agent-process';
+
+/** The environment variable that names the bullswarm home; set for every agent bullswarm launches. */
+export const BULLSWARM_HOME = 'BULLSWARM_HOME';
 
 /** The kinds one attempt can end with. */
 export type AttemptKind = Extract<

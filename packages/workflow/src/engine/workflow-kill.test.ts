@@ -132,14 +132,26 @@ describe('crash safety', () => {
     }
     const workflowsDir = join(fixture.home, 'workflows');
     const paths = runPaths(workflowsDir, runId);
+    // Kill moments are chosen by progress, not by wall time, so they cut through the run however
+    // fast this machine is: 19 random verdict counts in 1..190, in order, and after reaching each
+    // one a random extra delay of up to 40 ms (the kill then lands mid-item, mid-write or between).
+    const targets = Array.from({ length: 19 }, () => 1 + Math.floor(random() * 190)).sort((a, b) => a - b);
     const progress: number[] = [];
     for (let kill = 1; kill < 20; kill++) {
       const worker = spawnWorker(['resume', runId], fixture.env);
-      // One kill in four lands while the process starts up; the rest at a random moment of the run.
+      // One kill in four lands while the process starts up; the rest once the run has reached its target.
       if (kill % 4 === 0) await new Promise((resolve) => setTimeout(resolve, random() * 400));
       else {
         await worker.runId;
-        await new Promise((resolve) => setTimeout(resolve, random() * 1200));
+        const target = targets[kill - 1] as number;
+        let exited = false;
+        void worker.exited.then(() => {
+          exited = true;
+        });
+        while (!exited && verdicts(readEvents(paths.eventsPath)).size < target) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        await new Promise((resolve) => setTimeout(resolve, random() * 40));
       }
       worker.kill();
       const exit = await worker.exited;
