@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openStore } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from './support/cli';
 import { nowEnv, type PoolSpec, writeHome } from './support/homes';
@@ -210,6 +211,8 @@ describe('bullswarm pools', () => {
           subscription: { quotaWindow: 'monthly' },
           windows: [{ kind: 'monthly', usedPct: 60, resetsInMin: 2 * 1440 }],
         },
+        // A pool whose connector is not installed (a home connector that was removed).
+        { connector: 'gone', account: 'x', meter: { type: 'none' } },
         {
           connector: 'sim',
           account: 'both',
@@ -233,6 +236,9 @@ describe('bullswarm pools', () => {
       /monthly used 60% elapsed 93.3% surplus=33.3 .* resets in 2d 0h EXPIRING-SOON urgency=500$/,
     );
     expect(line('sim:both')).toMatch(/ NEAR-5H-LIMIT resets in 10h 0m EXPIRING-SOON urgency=/);
+    expect(line('gone:x')).toMatch(
+      /^gone:x +cost=- lanes=analyze\/build\/chore unmetered surplus=- inflight=0 UNAVAILABLE \(connector gone is not installed\)$/,
+    );
     // Labels are padded to the widest one.
     expect(line('sim:near')).toMatch(/^sim:near {2}cost=1/);
     const json = JSON.parse((await bullswarm(['pools', '--json'], { home, env: nowEnv(NOW) })).stdout);
@@ -244,6 +250,69 @@ describe('bullswarm pools', () => {
     const both = json.pools.find((p: { id: string }) => p.id === 'sim:both');
     expect(both.states).toEqual(['near-5h-limit', 'expiring-soon']);
     expect(both.expiringSoon).toBe(true);
+  });
+
+  it('projects the 5-hour reading with in-flight work at the measured rate (5h=<reading>%-><projected>%)', async () => {
+    const home = dirs.make();
+    const min = 60_000;
+    const fiveResets = NOW + 200 * min;
+    writeHome(home, [{ connector: 'sim', account: 'a' }], NOW);
+    // The sim's meter file, last written 30 minutes ago.
+    writeFileSync(
+      join(home, 'sim', 'a', 'meter.json'),
+      JSON.stringify({
+        readAt: new Date(NOW - 30 * min).toISOString(),
+        windows: [
+          { kind: 'five_hour', usedPct: 20, resetsAt: new Date(fiveResets).toISOString() },
+          { kind: 'weekly', usedPct: 20, resetsAt: new Date(NOW + 5040 * min).toISOString() },
+        ],
+      }),
+    );
+    const store = openStore({ dbPath: join(home, 'bullswarm.db') });
+    try {
+      // Retained readings: 10% → 20% of the 5-hour window while one worker ran 10 minutes: 1 point/min.
+      store.meters.appendReadings(
+        [
+          { readAt: NOW - 60 * min, usedPct: 10 },
+          { readAt: NOW - 30 * min, usedPct: 20 },
+        ].map((r) => ({
+          ...r,
+          poolId: 'sim:a',
+          window: 'five_hour' as const,
+          resetsAt: fiveResets,
+          windowMinutes: 300,
+          source: 'file',
+        })),
+      );
+      store.runs.append({
+        id: 'r1',
+        poolId: 'sim:a',
+        tier: 'medium',
+        lane: 'analyze',
+        action: 'run',
+        startedAt: NOW - 60 * min,
+        endedAt: NOW - 50 * min,
+        stalled: false,
+        outcome: 'ok',
+        workerMinutes: 10,
+      });
+      // Work in flight for 2 of its expected 10 minutes: 8 more points expected.
+      store.ledger.record({
+        poolId: 'sim:a',
+        action: 'other',
+        startedAt: NOW - 2 * min,
+        expectedMinutes: 10,
+        pid: process.pid,
+      });
+    } finally {
+      store.close();
+    }
+    const result = await bullswarm(['pools'], { home, env: nowEnv(NOW) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^sim:a cost=1 .* inflight=1 5h=20%->28% \(33\.3% elapsed\) /m);
+    const json = JSON.parse((await bullswarm(['pools', '--json'], { home, env: nowEnv(NOW) })).stdout);
+    expect(json.pools[0]).toMatchObject({ inflight: 1, inflightCharge: 3, spendRates: { five_hour: 1 } });
+    expect(json.pools[0].fiveHour.projectedPct).toBeCloseTo(28, 9);
   });
 
   it('says how to add pools when there are none, and creates nothing', async () => {
