@@ -6,7 +6,8 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 };
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // `routing` is the light entry (no spawning code); shared code lands in a chunk both import.
+  entry: { index: 'src/index.ts', routing: 'src/routing.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

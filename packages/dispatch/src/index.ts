@@ -22,10 +22,8 @@ export * from './dispatch/watchdog-settings';
 export * from './errors';
 export * from './events/jsonl-event-writer';
 export * from './probe/probe-free-model';
-export * from './route/route-task';
-export * from './runtime/open-runtime';
-export * from './snapshots/build-pool-snapshots';
-export * from './snapshots/detect-caller';
+// Runtime, snapshots and routing: also the light `@bullswarm/dispatch/routing` entry.
+export * from './routing';
 
 /** The version of this package (set at build time). */
 export const VERSION: string = __BULLSWARM_VERSION__;

@@ -1,0 +1,12 @@
+/**
+ * `@bullswarm/dispatch/routing`: the runtime, pool snapshots and routing, without the spawning
+ * half of the package. Read-only commands (`bullswarm pools`, `strategy`, a dry run) import this
+ * entry: it loads nothing of the attempt runner, the watchdogs or execa, so a command that never
+ * spawns an agent does not pay for initialising them. The main entry re-exports all of it.
+ *
+ * @packageDocumentation
+ */
+export * from './route/route-task';
+export * from './runtime/open-runtime';
+export * from './snapshots/build-pool-snapshots';
+export * from './snapshots/detect-caller';
