@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { MeterReadError } from '../errors/meter-read-error';
 import { parseMeterReadingText } from '../reading/parse-meter-reading';
 import { expandTemplate } from '../template/expand-template';
@@ -24,6 +23,9 @@ const MAX_OUTPUT_BYTES = 1024 * 1024;
  * stdin closed. Non-zero exit → `command-exit` (status `command exited <n>`), timeout →
  * `command-timeout` (killed, SIGKILL 2 s later if it ignores SIGTERM), not startable →
  * `command-failed`, bad output → `bad-reading` naming the command and the field.
+ *
+ * execa is imported on the first read, not when this module loads: most commands (`bullswarm
+ * pools` on cached meters) create readers but never run a meter command.
  */
 export function createCommandMeterReader(settings: CommandMeterReaderSettings): MeterReader {
   return {
@@ -33,6 +35,7 @@ export function createCommandMeterReader(settings: CommandMeterReaderSettings): 
       const args = (settings.args ?? []).map((arg) => expandTemplate(arg, context));
       const commandLine = [command, ...args].map(quoteForDisplay).join(' ');
       const timeout = settings.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+      const { execa } = await import('execa');
       const result = await execa(command, args, {
         reject: false,
         shell: false,
