@@ -1,4 +1,5 @@
 import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
@@ -20,7 +21,9 @@ export default defineConfig({
   tsconfig: 'tsconfig.build.json',
   define: { __BULLSWARM_VERSION__: JSON.stringify(version) },
   // The built-in manifests live in the repo's top-level providers/; the published package loads
-  // them from dist/providers/ (see src/package-paths.ts).
+  // them from dist/providers/ (see src/package-paths.ts), with builtin-manifests.json beside them:
+  // every manifest validated by the zod schema NOW, at build time (an invalid one fails the build),
+  // so a start of bullswarm does not build the schema and parse them again.
   async onSuccess() {
     rmSync(providersTarget, { recursive: true, force: true });
     if (existsSync(providersSource)) {
@@ -38,6 +41,10 @@ export default defineConfig({
           ),
         );
       }
+      // The validator is the package just built (a fresh URL: never a cached copy of an older build).
+      const built = new URL(`./dist/index.js?build=${Date.now()}`, import.meta.url);
+      const { writeBuiltinManifestsFile } = (await import(built.href)) as typeof import('./src/index');
+      await writeBuiltinManifestsFile(fileURLToPath(providersTarget));
     }
     if (existsSync(simCli)) chmodSync(simCli, 0o755);
   },

@@ -1,3 +1,11 @@
+export {
+  BUILTIN_MANIFESTS_FILE,
+  BUILTIN_MANIFESTS_FORMAT,
+  type BuiltinManifestEntry,
+  type BuiltinManifestsFile,
+  readBuiltinManifestsFile,
+  writeBuiltinManifestsFile,
+} from './builtin-manifests-file';
 export { defaultBuiltinProvidersDirectory, loadBuiltinConnectors } from './load-builtin-connectors';
 export { loadConfiguredConnectors } from './load-configured-connectors';
 export { type LoadConnectorsOptions, type LoadedConnectors, loadConnectors } from './load-connectors';

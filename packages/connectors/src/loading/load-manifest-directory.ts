@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import fg from 'fast-glob';
 import { ConnectorLoadError } from '../errors';
 import { loadManifestFile } from './load-manifest-file';
 import type { ConnectorLoadResult, ConnectorOrigin, LoadedConnector } from './loaded-connector';
@@ -14,6 +13,7 @@ export async function loadManifestDirectory(
   origin: ConnectorOrigin,
   displayBase?: string,
 ): Promise<ConnectorLoadResult> {
+  const { default: fg } = await import('fast-glob');
   const files = (await fg('*/connector.json', { cwd: directory, absolute: true, onlyFiles: true })).sort();
   const connectors: LoadedConnector[] = [];
   const errors: ConnectorLoadError[] = [];

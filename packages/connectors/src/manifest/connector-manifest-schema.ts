@@ -26,165 +26,183 @@ const envRecord = (allowed: readonly string[]) =>
     template(allowed),
   );
 
-const invocationSchema = z
-  .object({
-    command: z.string().min(1).meta({
-      description:
-        'The CLI to run: a bare name looked up on PATH, an absolute path, or a bundled bin name (bullswarm-sim).',
-    }),
-    args: z
-      .array(template(COMMON))
-      .default([])
-      .meta({ description: 'Fixed arguments, first on the command line.' }),
-    prompt: z
-      .discriminatedUnion('mode', [
-        z.object({
-          mode: z.literal('arg'),
-          args: z
-            .array(template([...COMMON, 'prompt']))
-            .min(1)
-            .default(['{{prompt}}'])
-            .meta({
-              description: 'The prompt arguments, e.g. ["-p", "{{prompt}}"] or ["--", "{{prompt}}"].',
-            }),
-          position: z
-            .enum(['first', 'last'])
-            .default('last')
-            .meta({ description: 'Right after `args` (first) or after every other argument (last).' }),
-        }),
-        z.object({ mode: z.literal('stdin') }),
-      ])
-      .meta({
-        description: 'How the prompt reaches the CLI: as arguments (never through a shell) or on stdin.',
-      }),
-    outputArgs: z.array(template(COMMON)).default([]).meta({
-      description: 'The machine-readable output flags, e.g. ["--output-format", "stream-json", "--verbose"].',
-    }),
-    modelArgs: z
-      .array(template([...COMMON, 'model']))
-      .default([])
-      .meta({ description: 'Added when a model is chosen, e.g. ["--model", "{{model}}"].' }),
-    cwdArgs: z.array(template(COMMON)).default([]).meta({
-      description:
-        'Added to name the working directory, e.g. ["-C", "{{cwd}}"] (the process also starts in it).',
-    }),
-    addDirArgs: z
-      .array(template([...COMMON, 'dir']))
-      .default([])
-      .meta({
-        description: 'Repeated once per extra directory, e.g. ["--add-dir", "{{dir}}"]; empty = unsupported.',
-      }),
-    env: envRecord(COMMON).default({}).meta({ description: 'Variables set for every run.' }),
-  })
-  .strict();
-
-const meterSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('codex-rollout'), codexHome: template(ACCOUNT_VARS) }).strict(),
-  z.object({ type: z.literal('claude-code'), configDir: template(ACCOUNT_VARS) }).strict(),
-  z
+/**
+ * Builds the manifest schema. Constructing zod schemas costs milliseconds of a command's start,
+ * and most starts never validate a manifest (the built-in ones load pre-parsed), so this runs on
+ * the first validation, through {@link connectorManifestSchema}.
+ */
+function buildConnectorManifestSchema() {
+  const invocationSchema = z
     .object({
-      type: z.literal('command'),
-      command: template(ACCOUNT_VARS),
-      args: z.array(template(ACCOUNT_VARS)).optional(),
-      timeoutMs: z.number().int().positive().optional(),
+      command: z.string().min(1).meta({
+        description:
+          'The CLI to run: a bare name looked up on PATH, an absolute path, or a bundled bin name (bullswarm-sim).',
+      }),
+      args: z
+        .array(template(COMMON))
+        .default([])
+        .meta({ description: 'Fixed arguments, first on the command line.' }),
+      prompt: z
+        .discriminatedUnion('mode', [
+          z.object({
+            mode: z.literal('arg'),
+            args: z
+              .array(template([...COMMON, 'prompt']))
+              .min(1)
+              .default(['{{prompt}}'])
+              .meta({
+                description: 'The prompt arguments, e.g. ["-p", "{{prompt}}"] or ["--", "{{prompt}}"].',
+              }),
+            position: z
+              .enum(['first', 'last'])
+              .default('last')
+              .meta({ description: 'Right after `args` (first) or after every other argument (last).' }),
+          }),
+          z.object({ mode: z.literal('stdin') }),
+        ])
+        .meta({
+          description: 'How the prompt reaches the CLI: as arguments (never through a shell) or on stdin.',
+        }),
+      outputArgs: z.array(template(COMMON)).default([]).meta({
+        description:
+          'The machine-readable output flags, e.g. ["--output-format", "stream-json", "--verbose"].',
+      }),
+      modelArgs: z
+        .array(template([...COMMON, 'model']))
+        .default([])
+        .meta({ description: 'Added when a model is chosen, e.g. ["--model", "{{model}}"].' }),
+      cwdArgs: z.array(template(COMMON)).default([]).meta({
+        description:
+          'Added to name the working directory, e.g. ["-C", "{{cwd}}"] (the process also starts in it).',
+      }),
+      addDirArgs: z
+        .array(template([...COMMON, 'dir']))
+        .default([])
+        .meta({
+          description:
+            'Repeated once per extra directory, e.g. ["--add-dir", "{{dir}}"]; empty = unsupported.',
+        }),
+      env: envRecord(COMMON).default({}).meta({ description: 'Variables set for every run.' }),
     })
-    .strict(),
-  z.object({ type: z.literal('file'), path: template(ACCOUNT_VARS) }).strict(),
-  z.object({ type: z.literal('manual') }).strict(),
-  z.object({ type: z.literal('none') }).strict(),
-]);
+    .strict();
 
-const modelProfileSchema = z
-  .object({
-    model: z.string().min(1),
-    free: z
-      .literal(true)
-      .optional()
-      .meta({ description: 'The model costs nothing (ranked ahead of metered pools).' }),
-    default: z
-      .literal(true)
-      .optional()
-      .meta({ description: 'The model setup picks for this tier (else the first).' }),
-  })
-  .strict();
+  const meterSchema = z.discriminatedUnion('type', [
+    z.object({ type: z.literal('codex-rollout'), codexHome: template(ACCOUNT_VARS) }).strict(),
+    z.object({ type: z.literal('claude-code'), configDir: template(ACCOUNT_VARS) }).strict(),
+    z
+      .object({
+        type: z.literal('command'),
+        command: template(ACCOUNT_VARS),
+        args: z.array(template(ACCOUNT_VARS)).optional(),
+        timeoutMs: z.number().int().positive().optional(),
+      })
+      .strict(),
+    z.object({ type: z.literal('file'), path: template(ACCOUNT_VARS) }).strict(),
+    z.object({ type: z.literal('manual') }).strict(),
+    z.object({ type: z.literal('none') }).strict(),
+  ]);
+
+  const modelProfileSchema = z
+    .object({
+      model: z.string().min(1),
+      free: z
+        .literal(true)
+        .optional()
+        .meta({ description: 'The model costs nothing (ranked ahead of metered pools).' }),
+      default: z
+        .literal(true)
+        .optional()
+        .meta({ description: 'The model setup picks for this tier (else the first).' }),
+    })
+    .strict();
+
+  return z
+    .object({
+      $schema: z.string().optional(),
+      specificationVersion: z.literal('connector-v1'),
+      id: kebab('id').meta({ description: 'The connector id and default pool id, e.g. "claude-code".' }),
+      displayName: z.string().min(1),
+      providerFamily: kebab('providerFamily').meta({
+        description:
+          'What route.providers.use/avoid names, e.g. "anthropic" (accounts of one provider are one family).',
+      }),
+      credentialGroup: kebab('credentialGroup').optional().meta({
+        description:
+          'Defaults to the id. A pool\'s credential group is "<credentialGroup>:<account>"; an auth failure skips that group.',
+      }),
+      invocation: invocationSchema,
+      outputFormat: z.enum(OUTPUT_FORMATS),
+      lanes: z.array(z.enum(['analyze', 'build', 'chore'])).min(1),
+      capabilities: z.array(z.string().min(1)).default([]),
+      pacingWindow: z.enum(['weekly', 'monthly']),
+      hasFiveHourWindow: z.boolean(),
+      cost: z.number().int().min(1).max(5).meta({ description: 'Relative cost 1–5, display only.' }),
+      modelProfiles: z
+        .record(kebab('effort tier'), z.array(modelProfileSchema).min(1))
+        .meta({ description: 'The allow-list of models per effort tier (low, medium, high, or your own).' }),
+      authSignatures: z.array(z.string().min(1)).default([]),
+      callerEnv: z
+        .array(
+          z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, {
+            message: 'expected a variable name, optionally ending in *',
+          }),
+        )
+        .default([])
+        .meta({
+          description: 'Variables the agent CLI sets in its children: when present, it is the caller.',
+        }),
+      account: z
+        .object({
+          env: envRecord(ACCOUNT_VARS).default({}).meta({ description: 'Selects a named account.' }),
+          defaultEnv: envRecord(ACCOUNT_VARS)
+            .default({})
+            .meta({ description: 'Env for the default account (usually none).' }),
+          defaultMeter: meterSchema
+            .optional()
+            .meta({ description: 'Replaces `meter` for the default account.' }),
+        })
+        .strict()
+        .default({ env: {}, defaultEnv: {} }),
+      meter: meterSchema,
+      detect: z
+        .object({
+          binary: z.string().min(1),
+          accountGlobs: z
+            .array(template(['userHome', 'home']))
+            .optional()
+            .meta({
+              description:
+                'Globs whose matches are accounts, e.g. "{{userHome}}/.claude-*" (the * is the account).',
+            }),
+        })
+        .strict()
+        .optional(),
+      probe: z.boolean().default(false),
+      exitCodes: z
+        .record(
+          z.string().regex(/^\d+$/, { message: 'expected an exit code' }),
+          z.enum(['quota', 'throttle', 'auth']),
+        )
+        .optional()
+        .meta({ description: 'Exit codes with a fixed meaning, e.g. {"41": "auth"} for Gemini.' }),
+    })
+    .strict()
+    .meta({
+      title: 'bullswarm connector manifest (connector-v1)',
+      description: 'How bullswarm drives one agent CLI: providers/<id>/connector.json.',
+    });
+}
+
+let built: ReturnType<typeof buildConnectorManifestSchema> | undefined;
 
 /**
  * The zod schema of `providers/<id>/connector.json` (and of home and configured manifests).
  * `z.toJSONSchema` of it is shipped as `@bullswarm/connectors/connector.schema.json`.
+ *
+ * A `z.lazy` around the object schema: it is built on its first use (a parse, or the JSON Schema),
+ * not when the package loads. Parsing, defaults and error paths are those of the object schema.
  */
-export const connectorManifestSchema = z
-  .object({
-    $schema: z.string().optional(),
-    specificationVersion: z.literal('connector-v1'),
-    id: kebab('id').meta({ description: 'The connector id and default pool id, e.g. "claude-code".' }),
-    displayName: z.string().min(1),
-    providerFamily: kebab('providerFamily').meta({
-      description:
-        'What route.providers.use/avoid names, e.g. "anthropic" (accounts of one provider are one family).',
-    }),
-    credentialGroup: kebab('credentialGroup').optional().meta({
-      description:
-        'Defaults to the id. A pool\'s credential group is "<credentialGroup>:<account>"; an auth failure skips that group.',
-    }),
-    invocation: invocationSchema,
-    outputFormat: z.enum(OUTPUT_FORMATS),
-    lanes: z.array(z.enum(['analyze', 'build', 'chore'])).min(1),
-    capabilities: z.array(z.string().min(1)).default([]),
-    pacingWindow: z.enum(['weekly', 'monthly']),
-    hasFiveHourWindow: z.boolean(),
-    cost: z.number().int().min(1).max(5).meta({ description: 'Relative cost 1–5, display only.' }),
-    modelProfiles: z
-      .record(kebab('effort tier'), z.array(modelProfileSchema).min(1))
-      .meta({ description: 'The allow-list of models per effort tier (low, medium, high, or your own).' }),
-    authSignatures: z.array(z.string().min(1)).default([]),
-    callerEnv: z
-      .array(
-        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, {
-          message: 'expected a variable name, optionally ending in *',
-        }),
-      )
-      .default([])
-      .meta({ description: 'Variables the agent CLI sets in its children: when present, it is the caller.' }),
-    account: z
-      .object({
-        env: envRecord(ACCOUNT_VARS).default({}).meta({ description: 'Selects a named account.' }),
-        defaultEnv: envRecord(ACCOUNT_VARS)
-          .default({})
-          .meta({ description: 'Env for the default account (usually none).' }),
-        defaultMeter: meterSchema
-          .optional()
-          .meta({ description: 'Replaces `meter` for the default account.' }),
-      })
-      .strict()
-      .default({ env: {}, defaultEnv: {} }),
-    meter: meterSchema,
-    detect: z
-      .object({
-        binary: z.string().min(1),
-        accountGlobs: z
-          .array(template(['userHome', 'home']))
-          .optional()
-          .meta({
-            description:
-              'Globs whose matches are accounts, e.g. "{{userHome}}/.claude-*" (the * is the account).',
-          }),
-      })
-      .strict()
-      .optional(),
-    probe: z.boolean().default(false),
-    exitCodes: z
-      .record(
-        z.string().regex(/^\d+$/, { message: 'expected an exit code' }),
-        z.enum(['quota', 'throttle', 'auth']),
-      )
-      .optional()
-      .meta({ description: 'Exit codes with a fixed meaning, e.g. {"41": "auth"} for Gemini.' }),
-  })
-  .strict()
-  .meta({
-    title: 'bullswarm connector manifest (connector-v1)',
-    description: 'How bullswarm drives one agent CLI: providers/<id>/connector.json.',
-  });
+export const connectorManifestSchema = z.lazy(() => (built ??= buildConnectorManifestSchema()));
 
 /** The JSON Schema of a connector.json, as shipped in `@bullswarm/connectors/connector.schema.json`. */
 export function connectorManifestJsonSchema(): Record<string, unknown> {

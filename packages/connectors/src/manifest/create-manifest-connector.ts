@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { basename, delimiter, join } from 'node:path';
-import fg from 'fast-glob';
 import { resolveBundledCommand } from '../bundled-command';
 import { classifyOutcome } from '../classify';
 import { ConnectorTemplateError } from '../errors';
@@ -170,6 +169,8 @@ export function createManifestConnector(
           : await findOnPath(detectSpec.binary, context.path);
         const accounts: ConnectorV1DetectedAccount[] = [];
         if (binaryPath !== undefined) accounts.push({ account: DEFAULT_ACCOUNT, evidencePath: binaryPath });
+        // fast-glob loads on the first detection (setup), not with every connector.
+        const { default: fg } = await import('fast-glob');
         for (const glob of detectSpec.accountGlobs ?? []) {
           const pattern = render(id, glob, { userHome: context.userHome, home: context.bullswarmHome });
           const star = basename(pattern).indexOf('*');
