@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import { type Colors, createColors, shouldColor } from '../output/color';
 import type { CliIo } from './cli-io';
 
@@ -50,7 +50,7 @@ export async function openCliRuntime(
   context: CommandContext,
   options: { readonly createStore?: boolean } = {},
 ): Promise<BullswarmRuntime> {
-  const { openRuntime } = await import('@bullswarm/dispatch');
+  const { openRuntime } = await import('@bullswarm/dispatch/routing');
   return openRuntime({
     ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
     env: context.io.env,

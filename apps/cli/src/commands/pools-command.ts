@@ -1,5 +1,5 @@
 import type { ConnectorV1 } from '@bullswarm/connectors';
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import type { StateFile, StatePool } from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, printJson, withRuntime } from '../cli/command-context';
@@ -9,7 +9,7 @@ import { buildPoolViews } from '../pools/pool-view';
 
 /** `bullswarm pools [--json]`: one line per pool (routing.md, "How the decision shows its work"). */
 export async function poolsListCommand(context: CommandContext, options: { json?: boolean }): Promise<void> {
-  const { buildPoolSnapshots } = await import('@bullswarm/dispatch');
+  const { buildPoolSnapshots } = await import('@bullswarm/dispatch/routing');
   await withRuntime(context, {}, async (runtime) => {
     const snapshots = await buildPoolSnapshots(runtime);
     const views = buildPoolViews(snapshots, { inflightPenaltyPct: runtime.state.config.inflightPenaltyPct });

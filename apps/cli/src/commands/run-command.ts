@@ -216,7 +216,7 @@ async function dryRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const { routeTask } = await import('@bullswarm/dispatch');
+  const { routeTask } = await import('@bullswarm/dispatch/routing');
   const task: RouteTask = { lane: plan.lane, tier: plan.tier, kind: 'single-run', ...(pin ? { pin } : {}) };
   const { decision } = await routeTask(runtime, task);
   const ok = decision.poolId !== null;

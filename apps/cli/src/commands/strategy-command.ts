@@ -1,5 +1,5 @@
 import type { ConnectorV1 } from '@bullswarm/connectors';
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import {
   estimateDuration,
   formatCompact,
@@ -47,7 +47,7 @@ export async function strategyShowCommand(
   context: CommandContext,
   options: { json?: boolean },
 ): Promise<void> {
-  const { buildPoolSnapshots } = await import('@bullswarm/dispatch');
+  const { buildPoolSnapshots } = await import('@bullswarm/dispatch/routing');
   await withRuntime(context, {}, async (runtime) => {
     const snapshots = await buildPoolSnapshots(runtime);
     const assignments = orderedTiers(Object.keys(runtime.state.assignments)).map((tier) => {

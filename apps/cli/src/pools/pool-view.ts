@@ -1,4 +1,4 @@
-import type { PoolDetail, PoolSnapshots } from '@bullswarm/dispatch';
+import type { PoolDetail, PoolSnapshots } from '@bullswarm/dispatch/routing';
 import {
   buildCandidateRow,
   checkSpent,

@@ -1,4 +1,4 @@
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import { hasErrorMarker } from '@bullswarm/pacing';
 import type { PlanLocation, Swarm } from '@bullswarm/swarm';
 import { CliUsageError } from '../../cli/cli-errors';

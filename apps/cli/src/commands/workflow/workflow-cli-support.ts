@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import type {
   LiveViewStream,
   ProgramProblem,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import type { PlannedStep, WorkflowProgram } from '@bullswarm/workflow';
 import { CliExit, CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, openCliRuntime, printJson } from '../../cli/command-context';
