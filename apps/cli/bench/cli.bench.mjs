@@ -1,10 +1,11 @@
 // Startup benchmark of the built CLI: `bullswarm pools --json` over 20 pools with cached meters,
 // against a bare `node -e 0`, measured side by side (interleaved) in one run. Target: ≤ 2.5× the
 // bare node median. Also shown: the same command without the V8 code cache, for comparison.
-// Run after a build: `pnpm --filter @bullswarm/cli bench`.
+// Run after a build, on a quiet machine (the load average is printed before and after):
+// `pnpm --filter @bullswarm/cli bench`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,6 +61,10 @@ writeFileSync(
 const cacheDir = join(home, 'cache');
 const env = { ...process.env, BULLSWARM_HOME: home, BULLSWARM_CACHE_DIR: cacheDir };
 delete env.BULLSWARM_COMPILE_CACHE;
+// Node reads NODE_EXTRA_CA_CERTS at every start (tens of ms): it would inflate both sides alike
+// and flatter the ratio. Neither command uses TLS.
+const extraCerts = env.NODE_EXTRA_CA_CERTS !== undefined;
+delete env.NODE_EXTRA_CA_CERTS;
 const noCacheEnv = { ...env, BULLSWARM_COMPILE_CACHE: '0' };
 function time(args, runEnv = env) {
   const start = process.hrtime.bigint();
@@ -68,6 +73,12 @@ function time(args, runEnv = env) {
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return { ms, stdout: result.stdout.toString() };
 }
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+const loadBefore = load();
 
 // Warm-up: the first run reads the meter files and fills the cache; check it did.
 time([CLI, 'pools', '--json']);
@@ -96,6 +107,9 @@ const median = (values) => {
 const p90 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)];
 const ratio = median(cli) / median(bare);
 console.log(`bullswarm pools --json, ${POOLS} pools, cached meters (N=${N} each, interleaved)`);
+console.log(
+  `  load average before ${loadBefore}, after ${load()}${extraCerts ? '; NODE_EXTRA_CA_CERTS removed from the children' : ''}`,
+);
 console.log(`  node -e 0              median ${median(bare).toFixed(1)} ms   p90 ${p90(bare).toFixed(1)} ms`);
 console.log(`  bullswarm pools --json median ${median(cli).toFixed(1)} ms   p90 ${p90(cli).toFixed(1)} ms`);
 console.log(

@@ -7,12 +7,14 @@ import { runCli } from './cli/run-cli';
 
 export { runCli } from './cli/run-cli';
 
-/** Runs `bullswarm <argv>` with the process's streams; resolves to the exit code. */
+/**
+ * Runs `bullswarm <argv>` with the process's streams; resolves to the exit code once the output
+ * is flushed. A reader that goes away (`bullswarm pools | head -1`, EPIPE) ends the process
+ * quietly (see cli-io.ts).
+ */
 export async function main(argv: readonly string[]): Promise<number> {
-  // `bullswarm pools | head -1`: the reader went away; stop quietly instead of crashing on EPIPE.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-  return runCli(argv, processIo());
+  const io = processIo();
+  const code = await runCli(argv, io);
+  await io.flush();
+  return code;
 }

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileCacheDir, loadBundle, MAX_CACHE_FILES } from './load-bundle';
+import { compileCacheDir, loadBundle, MAX_CACHE_FILES, MODULE_WRAPPER } from './load-bundle';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -65,6 +65,41 @@ describe('loadBundle', () => {
       loadBundle(b.path, { cacheDir: b.cacheDir, version: '1.0.0', variant: `v${i}` }).saveCache();
     }
     expect(readdirSync(b.cacheDir)).toHaveLength(MAX_CACHE_FILES);
+  });
+
+  it('compiles a bundle built inside the module wrapper as it is', () => {
+    const b = bundle(
+      `${MODULE_WRAPPER.head}exports.answer = (x) => x + 1; exports.file = __filename;${MODULE_WRAPPER.tail}`,
+    );
+    const loaded = loadBundle(b.path, { cacheDir: b.cacheDir, version: '1.0.0' });
+    expect((loaded.exports.answer as (x: number) => number)(41)).toBe(42);
+    expect(loaded.exports.file).toBe(b.path);
+  });
+
+  it('reads ASCII and UTF-8 bundles alike', () => {
+    const utf8 = bundle("exports.text = 'caf\u00e9 \u2019 \u{1F600}'; // caf\u00e9 in a comment");
+    expect(loadBundle(utf8.path, { cacheDir: undefined, version: '1' }).exports.text).toBe('café ’ 😀');
+    const ascii = bundle("exports.text = 'caf\\u00e9';");
+    expect(loadBundle(ascii.path, { cacheDir: undefined, version: '1' }).exports.text).toBe('café');
+  });
+
+  it('gives the bundle a require that loads node:crypto on first use', () => {
+    const b = bundle("const c = require('node:crypto'); exports.bytes = () => c.randomBytes(3).length;");
+    expect((loadBundle(b.path, { cacheDir: undefined, version: '1' }).exports.bytes as () => number)()).toBe(
+      3,
+    );
+  });
+
+  it('keeps the caches of another bundle file in the same directory', () => {
+    const core = bundle();
+    const other = join(core.dir, 'other.cjs');
+    writeFileSync(other, 'exports.other = true;');
+    loadBundle(other, { cacheDir: core.cacheDir, version: '1.0.0' }).saveCache();
+    loadBundle(core.path, { cacheDir: core.cacheDir, version: '1.0.0' }).saveCache();
+    expect(readdirSync(core.cacheDir).sort()).toEqual([
+      expect.stringMatching(/^bullswarm-bundle\.cjs-/),
+      expect.stringMatching(/^bullswarm-other\.cjs-/),
+    ]);
   });
 
   it('an unwritable cache directory never fails the load', () => {

@@ -1,7 +1,9 @@
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { lazyBuiltinRequire } from './lazy-require';
 
 /** Options of {@link loadBundle}. */
 export interface LoadBundleOptions {
@@ -38,17 +40,35 @@ export interface LoadedBundle {
 const PREFIX = 'bullswarm-';
 
 /**
- * Loads a CommonJS bundle the way `require` would, through a V8 code cache.
+ * The module wrapper: CommonJS's parameters, and `__bullswarmImport`, an `import()` that runs here,
+ * outside the compiled script. Node 20 loses a script's dynamic-import callback when the script
+ * comes from a code cache ("A dynamic import callback was not specified"), so the bundle's only
+ * real `import()` (a configured connector package) calls this instead (see tsup.config.ts).
+ *
+ * A bundle built already wrapped (the build adds the head as banner, the tail as footer) is
+ * compiled as it is; any other is wrapped here, which copies the megabytes of its source first.
+ */
+export const MODULE_WRAPPER = {
+  head: '(function (exports, require, module, __filename, __dirname, __bullswarmImport) {',
+  tail: '\n})',
+} as const;
+
+/** The bundle's `import()` (see {@link MODULE_WRAPPER}). */
+const importModule = (specifier: string): Promise<unknown> => import(specifier);
+
+/**
+ * Loads a CommonJS bundle the way `require` would, through a V8 code cache. Its `require` defers
+ * a few built-ins to their first use (`LAZY_BUILTINS` in lazy-require.ts).
  *
  * Node 20 has no module compile cache (`module.enableCompileCache` is Node 22), and compiling the
  * CLI's ~2 MB of bundled JavaScript is most of a command's startup. The code cache makes a warm
  * start skip it. The cache file is keyed by the bundle's version, size and mtime and by the Node
  * version and architecture; V8 checks it against the source and flags itself and rejects a cache
- * that does not fit, which is then rewritten. Cache files of other bundles are removed when one
- * is written.
+ * that does not fit, which is then rewritten. When one is written, the cache files of other
+ * builds of the same bundle file are removed (those of another bundle file are kept).
  */
 export function loadBundle(bundlePath: string, options: LoadBundleOptions): LoadedBundle {
-  const source = readFileSync(bundlePath, 'utf8');
+  const source = readSource(bundlePath);
   let cacheFile: string | undefined;
   if (options.cacheDir !== undefined) {
     const stat = statSync(bundlePath);
@@ -66,11 +86,12 @@ export function loadBundle(bundlePath: string, options: LoadBundleOptions): Load
       cachedData = undefined;
     }
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const wrapped = source.startsWith(MODULE_WRAPPER.head)
+    ? source
+    : `${MODULE_WRAPPER.head}${source}${MODULE_WRAPPER.tail}`;
+  const script = new vm.Script(wrapped, {
     filename: bundlePath,
     ...(cachedData === undefined ? {} : { cachedData }),
-    // A dynamic import() in the bundle (a third-party connector package) uses Node's own loader.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const wrapper = script.runInThisContext() as (
     exports: unknown,
@@ -78,15 +99,17 @@ export function loadBundle(bundlePath: string, options: LoadBundleOptions): Load
     module: { exports: unknown },
     filename: string,
     dirname: string,
+    importModule: (specifier: string) => Promise<unknown>,
   ) => void;
   const module = { exports: {} as Record<string, unknown> };
   wrapper.call(
     module.exports,
     module.exports,
-    createRequire(bundlePath),
+    lazyBuiltinRequire(createRequire(bundlePath)),
     module,
     bundlePath,
     dirname(bundlePath),
+    importModule,
   );
   const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
   return {
@@ -101,7 +124,7 @@ export function loadBundle(bundlePath: string, options: LoadBundleOptions): Load
         const temp = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(temp, script.createCachedData());
         renameSync(temp, cacheFile);
-        pruneCaches(directory, cacheFile);
+        pruneCaches(directory, cacheFile, basename(bundlePath));
       } catch {
         // No cache this time (read-only or full disk); the next start compiles again.
       }
@@ -110,14 +133,25 @@ export function loadBundle(bundlePath: string, options: LoadBundleOptions): Load
 }
 
 /**
- * Removes cache files of other builds (another version, Node or bundle) and, of this build's, all
- * but the {@link MAX_CACHE_FILES} most recently written.
+ * The bundle's text. An ASCII file (checked fast, natively) is decoded as Latin-1, which is a copy
+ * into a one-byte string; UTF-8 decoding of the same megabytes costs milliseconds more.
  */
-function pruneCaches(directory: string, current: string): void {
+function readSource(path: string): string {
+  const bytes = readFileSync(path);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
+/**
+ * Removes the cache files of other builds of this bundle (another version, Node or bundle file)
+ * and, of this build's, all but the {@link MAX_CACHE_FILES} most recently written. Caches of other
+ * bundles (another file name) are left alone.
+ */
+function pruneCaches(directory: string, current: string, bundleName: string): void {
   const build = basename(current).replace(/\.[^.]+\.v8$/, '.');
+  const bundle = `${PREFIX}${bundleName}-`;
   const ours: { path: string; mtimeMs: number }[] = [];
   for (const name of readdirSync(directory)) {
-    if (!name.startsWith(PREFIX) || name.endsWith('.tmp')) continue;
+    if (!name.startsWith(bundle) || name.endsWith('.tmp')) continue;
     const path = join(directory, name);
     if (!name.startsWith(build)) {
       rmSync(path, { force: true });
