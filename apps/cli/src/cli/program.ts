@@ -12,12 +12,34 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 }
 
+/** The top-level commands this file defines (the swarm and workflow ones are registered at the end). */
+export const OWN_COMMANDS: ReadonlySet<string> = new Set([
+  'pools',
+  'run',
+  'assignments',
+  'strategy',
+  'setup',
+  'meters',
+  'demo',
+]);
+
+/** Options of {@link buildProgram}. */
+export interface BuildProgramOptions {
+  /**
+   * The command word of the command line (launcher/choose-bundle.ts `commandWord`). When it names
+   * one of {@link OWN_COMMANDS}, the swarm and workflow commands are not defined: commander
+   * dispatches to the named command and never looks at its siblings (only the program's help and
+   * its did-you-mean suggestions list them), and defining those ~40 commands is ~1.5 ms of a start.
+   */
+  readonly commandWord?: string;
+}
+
 /**
  * The `bullswarm` program (commander). Every action imports its command module lazily, so a
  * command loads only what it uses (startup time matters: `pools` runs in scripts and statuslines).
  * Errors propagate to the one try/catch in {@link runCli}.
  */
-export function buildProgram(io: CliIo): Command {
+export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Command {
   const program = new Command('bullswarm');
   // Options are read with optsWithGlobals(): a parent's option (`pools --json`, `--home`) given
   // after a subcommand name is parsed by the parent, and still belongs to the subcommand.
@@ -351,6 +373,9 @@ export function buildProgram(io: CliIo): Command {
       const { demoCommand } = await import('../commands/demo-command');
       await demoCommand(contextOf(command), command.optsWithGlobals());
     });
+
+  // A command line naming one of the commands above needs none of those below (see commandWord).
+  if (options.commandWord !== undefined && OWN_COMMANDS.has(options.commandWord)) return program;
 
   // ---- swarm (capacity, pick, lease, agent, lead, notify, inbox, handoff, …) -------------------
   registerSwarmCommands(program, contextOf);

@@ -1,3 +1,4 @@
+import { commandWord } from '../launcher/choose-bundle';
 import type { CliIo } from './cli-io';
 import { reportError } from './exit-codes';
 import { buildProgram } from './program';
@@ -13,7 +14,7 @@ import { buildProgram } from './program';
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const debug = argv.includes('--debug');
   try {
-    await buildProgram(io).parseAsync([...argv], { from: 'user' });
+    await buildProgram(io, { commandWord: commandWord(argv) }).parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
     const report = reportError(error);

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../cli/cli-io';
-import { buildProgram } from '../cli/program';
+import { buildProgram, OWN_COMMANDS } from '../cli/program';
 import {
   bundleFor,
   CORE_BUNDLE,
@@ -72,5 +72,38 @@ describe('the routing agrees with the program', () => {
       .filter((option) => option.required || option.optional)
       .map((option) => option.long);
     expect(withValue.sort()).toEqual([...GLOBAL_OPTIONS_WITH_VALUE].sort());
+  });
+});
+
+describe('buildProgram for a command word', () => {
+  const full = buildProgram(io);
+  const topLevel = (program: ReturnType<typeof buildProgram>) => program.commands.map((c) => c.name());
+
+  it('the own commands are the program’s commands not registered by the swarm or workflow files', () => {
+    const own = buildProgram(io, { commandWord: 'pools' });
+    expect(topLevel(own).sort()).toEqual([...OWN_COMMANDS].sort());
+    expect(topLevel(full)).toEqual(expect.arrayContaining([...OWN_COMMANDS]));
+    expect(topLevel(full).length).toBeGreaterThan(OWN_COMMANDS.size);
+  });
+
+  it.each([...OWN_COMMANDS])(
+    '%s is defined exactly as in the whole program (options, subcommands, help)',
+    (name) => {
+      const reduced = buildProgram(io, { commandWord: name });
+      const shape = (command: ReturnType<typeof buildProgram>): unknown => ({
+        help: command.helpInformation(),
+        options: command.options.map((option) => option.flags),
+        commands: command.commands.map(shape),
+      });
+      const pick = (program: ReturnType<typeof buildProgram>) =>
+        shape(program.commands.find((command) => command.name() === name)!);
+      expect(pick(reduced)).toEqual(pick(full));
+    },
+  );
+
+  it.each([undefined, 'help', 'capacity', 'workflow', 'poolz'])('%s gets every command', (word) => {
+    expect(topLevel(buildProgram(io, word === undefined ? {} : { commandWord: word }))).toEqual(
+      topLevel(full),
+    );
   });
 });
