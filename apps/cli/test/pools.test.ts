@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -452,5 +452,35 @@ describe('bullswarm pools label', () => {
     const result = await bullswarm(['pools', 'label', 'sim:zzz', 'z'], { home });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe('error: unknown pool "sim:zzz": known pools: sim:a, sim:b\n');
+  });
+});
+
+describe('a connector that does not load', () => {
+  it('is named on stderr with its file and field; the other connectors and pools still work', async () => {
+    const home = workedExampleHome();
+    const manifestDir = join(home, 'providers', 'broken');
+    mkdirSync(manifestDir, { recursive: true });
+    writeFileSync(
+      join(manifestDir, 'connector.json'),
+      JSON.stringify({
+        specificationVersion: 'connector-v1',
+        id: 'broken',
+        displayName: 'Broken',
+        modelProfiles: { high: [{ model: 5 }] },
+      }),
+    );
+    const result = await bullswarm(['pools', '--json'], { home, env: nowEnv(NOW) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('warning: connector not loaded:');
+    expect(result.stderr).toContain(join(manifestDir, 'connector.json'));
+    expect(result.stderr).toContain('modelProfiles.high[0].model');
+    // stdout stays one JSON document with every pool.
+    const parsed = JSON.parse(result.stdout) as { pools: { id: string }[] };
+    expect(parsed.pools.map((pool) => pool.id).sort()).toEqual([
+      'claude-code',
+      'claude-code:acme',
+      'codex',
+      'grok',
+    ]);
   });
 });

@@ -45,19 +45,30 @@ export function userHomeOf(io: CliIo): string {
 /**
  * Opens the runtime (home, config files, connectors, store, meters) of one command. Imported
  * lazily: a command that needs none of it never loads SQLite or the connectors.
+ *
+ * A connector that failed to load (a malformed `connector.json`, a configured package that is not
+ * installed) never stops the command — the other connectors load — but it is named on stderr every
+ * time, with the file and field, so a broken manifest cannot go unnoticed. Standard output stays
+ * clean for `--json`.
  */
 export async function openCliRuntime(
   context: CommandContext,
   options: { readonly createStore?: boolean } = {},
 ): Promise<BullswarmRuntime> {
   const { openRuntime } = await import('@bullswarm/dispatch/routing');
-  return openRuntime({
+  const runtime = await openRuntime({
     ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
     env: context.io.env,
     userHome: userHomeOf(context.io),
     projectDir: context.io.cwd,
     ...(options.createStore ? { createStore: true } : {}),
   });
+  for (const error of runtime.connectorLoad.errors) {
+    context.io.err(
+      `${context.errColors.yellow('warning')}: connector not loaded: ${error.message} (the other connectors are loaded)\n`,
+    );
+  }
+  return runtime;
 }
 
 /** Runs `body` with an open runtime and always closes it. */
