@@ -1,98 +1,20 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
+import { bundleWorker, ensureSimBuilt } from '@bullswarm/test-support';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const connectorsRoot = join(root, '..', 'connectors');
-const providersRoot = join(root, '..', '..', 'providers');
-/** Where the child-process tests import the bundled dispatch from (see src/test-support/worker.ts). */
-const workerDist = join(root, 'test-results', 'worker', 'dist');
-
-function newestSource(directory: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 /**
- * The dispatch tests spawn the BUILT `bullswarm-sim` (`packages/connectors/dist/sim-cli.js`, what
- * the `sim` and `sim-codex` manifests resolve to). When it is missing or older than a connectors
- * source, build just that entry (JavaScript only), as the connectors package's own setup does, so
- * `pnpm --filter @bullswarm/dispatch test` works from a clean clone.
+ * The dispatch tests spawn the BUILT `bullswarm-sim`; tests that kill a bullswarm process (SIGKILL,
+ * SIGTERM) run dispatch in a plain `node` child from test-results/worker/dist/ (see
+ * src/test-support/worker.ts), bundled with the sim CLI and a copy of providers/ beside it.
  */
-function buildSim(): void {
-  const built = join(connectorsRoot, 'dist', 'sim-cli.js');
-  const stale =
-    !existsSync(built) ||
-    statSync(built).mtimeMs <
-      Math.max(newestSource(join(connectorsRoot, 'src')), newestSource(providersRoot));
-  if (!stale) return;
-  const args = ['tsup', '--no-config', 'src/sim/sim-cli.ts', '--format', 'esm', '--platform', 'node'];
-  const result = spawnSync('npx', [...args, '--target', 'node20', '--out-dir', 'dist'], {
-    cwd: connectorsRoot,
-    stdio: 'inherit',
-    env: process.env,
-  });
-  if (result.status !== 0) {
-    throw new Error(
-      `building packages/connectors/dist/sim-cli.js for the dispatch tests failed (tsup exit ${result.status})`,
-    );
-  }
-}
-
-/**
- * Tests that kill a bullswarm process (SIGKILL, SIGTERM) run dispatch in a plain `node` child,
- * which cannot load TypeScript. Bundle dispatch with its workspace packages from their sources
- * (the `@bullswarm/source` condition) into test-results/worker/dist/, with the sim CLI beside it
- * and a copy of providers/ (where the bundled connectors look for them when running from a
- * `dist/`). better-sqlite3 (native) stays external, imported from the store's own dependency.
- */
-async function buildWorker(): Promise<void> {
-  const sqlite = createRequire(join(root, '..', 'store', 'package.json')).resolve('better-sqlite3');
-  rmSync(join(root, 'test-results', 'worker'), { recursive: true, force: true });
-  await build({
-    config: false,
-    entry: {
-      index: join(root, 'src', 'index.ts'),
-      'sim-cli': join(connectorsRoot, 'src', 'sim', 'sim-cli.ts'),
-    },
-    outDir: workerDist,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    dts: false,
-    sourcemap: false,
-    clean: true,
-    silent: true,
-    splitting: false,
-    noExternal: [/^(?!better-sqlite3$).*/],
-    define: { __BULLSWARM_VERSION__: '"0.0.0-test"' },
-    banner: {
-      js: "import { createRequire as __bsCreateRequire } from 'node:module';\nconst require = __bsCreateRequire(import.meta.url);",
-    },
-    esbuildPlugins: [
-      {
-        name: 'better-sqlite3-from-store',
-        setup(pluginBuild) {
-          pluginBuild.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }));
-        },
-      },
-    ],
-    esbuildOptions(options) {
-      options.conditions = ['@bullswarm/source', 'import', 'node'];
-    },
-  });
-  cpSync(providersRoot, join(workerDist, 'providers'), { recursive: true });
-}
-
 export default async function setup(): Promise<void> {
-  buildSim();
-  await buildWorker();
+  ensureSimBuilt('dispatch tests');
+  await bundleWorker({
+    entry: { index: join(root, 'src', 'index.ts') },
+    outDir: join(root, 'test-results', 'worker', 'dist'),
+    withSim: true,
+    withProviders: true,
+  });
 }

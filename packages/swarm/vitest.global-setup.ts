@@ -1,92 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
+import { bundleWorker, ensureSimBuilt } from '@bullswarm/test-support';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const connectorsRoot = join(root, '..', 'connectors');
-const providersRoot = join(root, '..', '..', 'providers');
-/** Where the process-level tests run the bundled swarm worker from (see src/test-support/swarm-worker.ts). */
-export const WORKER_DIST = join(root, 'test-results', 'worker', 'dist');
-
-function newestSource(directory: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 /**
- * Tests that launch successors and run the drill dispatch the BUILT `bullswarm-sim`
- * (`packages/connectors/dist/sim-cli.js`). Build just that entry when it is missing or stale, as
- * the connectors package's own setup does, so `pnpm --filter @bullswarm/swarm test` works from a
- * clean clone.
+ * Tests that launch successors and run the drill dispatch the BUILT `bullswarm-sim`; the race and
+ * lease-expiry tests run real processes from test-results/worker/dist/swarm-worker.js (see
+ * src/test-support/run-worker.ts).
  */
-function buildSim(): void {
-  const built = join(connectorsRoot, 'dist', 'sim-cli.js');
-  const stale =
-    !existsSync(built) ||
-    statSync(built).mtimeMs <
-      Math.max(newestSource(join(connectorsRoot, 'src')), newestSource(providersRoot));
-  if (!stale) return;
-  const args = ['tsup', '--no-config', 'src/sim/sim-cli.ts', '--format', 'esm', '--platform', 'node'];
-  const result = spawnSync('npx', [...args, '--target', 'node20', '--out-dir', 'dist'], {
-    cwd: connectorsRoot,
-    stdio: 'inherit',
-    env: process.env,
-  });
-  if (result.status !== 0) {
-    throw new Error(
-      `building packages/connectors/dist/sim-cli.js for the swarm tests failed (tsup exit ${result.status})`,
-    );
-  }
-}
-
-/**
- * The race and lease-expiry tests run real processes (plain `node`, which cannot load
- * TypeScript): bundle the worker with the swarm and store sources (the `@bullswarm/source`
- * condition). better-sqlite3 (native) stays external, imported from the store's own dependency.
- */
-async function buildWorker(): Promise<void> {
-  const sqlite = createRequire(join(root, '..', 'store', 'package.json')).resolve('better-sqlite3');
-  rmSync(join(root, 'test-results', 'worker'), { recursive: true, force: true });
-  await build({
-    config: false,
-    entry: { 'swarm-worker': join(root, 'src', 'test-support', 'swarm-worker.ts') },
-    outDir: WORKER_DIST,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    dts: false,
-    sourcemap: false,
-    clean: true,
-    silent: true,
-    splitting: false,
-    noExternal: [/^(?!better-sqlite3$).*/],
-    define: { __BULLSWARM_VERSION__: '"0.0.0-test"' },
-    banner: {
-      js: "import { createRequire as __bsCreateRequire } from 'node:module';\nconst require = __bsCreateRequire(import.meta.url);",
-    },
-    esbuildPlugins: [
-      {
-        name: 'better-sqlite3-from-store',
-        setup(pluginBuild) {
-          pluginBuild.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }));
-        },
-      },
-    ],
-    esbuildOptions(options) {
-      options.conditions = ['@bullswarm/source', 'import', 'node'];
-    },
-  });
-}
-
 export default async function setup(): Promise<void> {
-  buildSim();
-  await buildWorker();
+  ensureSimBuilt('swarm tests');
+  await bundleWorker({
+    entry: { 'swarm-worker': join(root, 'src', 'test-support', 'swarm-worker.ts') },
+    outDir: join(root, 'test-results', 'worker', 'dist'),
+  });
 }
