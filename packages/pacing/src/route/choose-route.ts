@@ -62,7 +62,7 @@ export interface ChooseRouteInput {
  *
  * For a workflow step a draining pool (forecast >= 95% of its pacing window and ahead of its clock)
  * is removed (`draining`, `nearly spent (forecast <n>%) until <reset>`); for a single run it is
- * ordered last. The survivors are ordered by `orderCandidates`; the first row is the pick.
+ * ordered last. The survivors are ordered by `CandidateOrder`; the first row is the pick.
  *
  * With no pick, `poolId` is null and `noPoolKind` says why: `quota` when every pool that could
  * otherwise run the task is spent or draining (a pool excluded by the caller counts against that),

@@ -28,17 +28,10 @@ import type { CandidateRow } from '../types';
  *
  * `nearFiveHourPenalty` is set here: a row at or above the near-limit line is penalised when ANOTHER
  * candidate is below the line and behind pace (`pace > 0`; an unknown pace counts as 0).
- */
-export function orderCandidates(rows: readonly CandidateRow[]): CandidateRow[] {
-  const order = new CandidateOrder();
-  for (const row of rows) order.add(row);
-  return order.finish();
-}
-
-/**
- * {@link orderCandidates} fed one row at a time, so `chooseRoute` computes each row's sort key
- * while the row is fresh in cache. Keys 1–6 are packed into one integer and the score computed once
- * per row, so the sort compares three small fields instead of re-reading every flag.
+ *
+ * Rows are fed one at a time ({@link CandidateOrder.add}), so `chooseRoute` computes each row's
+ * sort key while the row is fresh in cache. Keys 1–6 are packed into one integer and the score
+ * computed once per row, so the sort compares three small fields instead of re-reading every flag.
  */
 export class CandidateOrder {
   private readonly entries: SortEntry[] = [];
@@ -136,7 +129,7 @@ export function classKey(
   );
 }
 
-/** The comparator of {@link orderCandidates}: negative when `a` is preferred. */
+/** The comparator of {@link CandidateOrder}: negative when `a` is preferred. */
 export function compareCandidates(a: CandidateRow, b: CandidateRow): number {
   return compareEntries(
     { classKey: classKey(a), score: rankScore(a), poolId: a.poolId, row: a },
