@@ -15,7 +15,7 @@ import type {
   WindowKind,
 } from '../types';
 import { chooseRoute } from './choose-route';
-import { compareCandidates } from './order-candidates';
+import { compareCandidates, sameClass } from './order-candidates';
 
 const IDS = ['answerer', 'claude-code', 'claude-code:acme', 'codex', 'gemini', 'grok', 'opencode', 'zen'];
 const TIERS = ['low', 'medium', 'high'];
@@ -231,6 +231,7 @@ describe('chooseRoute properties', () => {
             row.free === first.free &&
             row.urgent === first.urgent;
           expect(row.selectable).toBe(sameTop);
+          if (first !== undefined) expect(sameClass(row, first)).toBe(sameTop);
         }
       }),
       params,

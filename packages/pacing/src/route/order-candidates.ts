@@ -142,13 +142,10 @@ export function rankScore(row: Pick<CandidateRow, 'urgent' | 'urgency' | 'effect
   return row.urgent && row.urgency !== null ? row.urgency : row.effectiveSurplus;
 }
 
-/** Keys 1–5 equal: the two rows are in the same forecast/last-mile/free/urgency class. */
+/**
+ * Keys 1–5 equal: the two rows are in the same forecast/last-mile/free/urgency class (their
+ * {@link classKey}s differ at most in the lowest bit, key 6 `assigned`, as `selectable` is decided).
+ */
 export function sameClass(a: CandidateRow, b: CandidateRow): boolean {
-  return (
-    a.draining === b.draining &&
-    a.forecastOverLimit === b.forecastOverLimit &&
-    a.nearFiveHourPenalty === b.nearFiveHourPenalty &&
-    a.free === b.free &&
-    a.urgent === b.urgent
-  );
+  return classKey(a) >> 1 === classKey(b) >> 1;
 }
