@@ -17,7 +17,6 @@ export {
 } from './tree-snapshot';
 export { TreeTracker, type UnitChanges } from './tree-tracker';
 export {
-  defaultStepDispatcher,
   newRunId,
   type RestartWorkflowStepOptions,
   type ResumeWorkflowOptions,
@@ -27,4 +26,9 @@ export {
   type StartWorkflowOptions,
   startWorkflow,
 } from './workflow-api';
-export type { ProgramRecord, WorkflowRunOptions, WorkflowRunResult } from './workflow-runner';
+export {
+  defaultStepDispatcher,
+  type ProgramRecord,
+  type WorkflowRunOptions,
+  type WorkflowRunResult,
+} from './workflow-runner';

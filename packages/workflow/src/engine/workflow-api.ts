@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { type BullswarmRuntime, dispatchTask } from '@bullswarm/dispatch';
+import type { BullswarmRuntime } from '@bullswarm/dispatch';
 import { writeFileAtomic } from '@bullswarm/store';
 import { WorkflowError } from '../errors/workflow-error';
 import { MAX_CONCURRENCY } from '../program/program-schema';
@@ -11,9 +11,9 @@ import { RUN_ID_PATTERN, type RunPaths, runPaths } from '../state/run-paths';
 import { FINAL_STATUSES, type RunState, STATE_VERSION, type StepState } from '../state/run-state';
 import { ENGINE_VERSION } from '../version';
 import { resolveInputs } from './resolve-inputs';
-import type { StepDispatcher } from './step-dispatcher';
 import {
   type ProgramRecord,
+  stepDependants,
   WorkflowRunner,
   type WorkflowRunOptions,
   type WorkflowRunResult,
@@ -55,11 +55,6 @@ export function newRunId(): string {
   let id = 'wf-';
   for (const byte of bytes) id += alphabet[byte % alphabet.length];
   return id;
-}
-
-/** `dispatchTask` of `@bullswarm/dispatch` over the runtime. */
-export function defaultStepDispatcher(runtime: BullswarmRuntime): StepDispatcher {
-  return (request) => dispatchTask(runtime, request);
 }
 
 function resolvePool(runtime: BullswarmRuntime, ref: string, flag: string): string {
@@ -164,7 +159,6 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
     state,
     new Set(program.steps.map((step) => step.id)),
     options,
-    options.dispatch ?? defaultStepDispatcher(runtime),
   );
   return runner.run('start');
 }
@@ -283,7 +277,6 @@ export async function resumeWorkflow(options: ResumeWorkflowOptions): Promise<Wo
     loaded.state,
     selection,
     options,
-    options.dispatch ?? defaultStepDispatcher(runtime),
   );
   return runner.run('resume');
 }
@@ -317,10 +310,7 @@ export async function restartWorkflowStep(options: RestartWorkflowStepOptions): 
   if (target.unit) target.unit.status = 'pending';
   for (const item of target.items ?? []) item.status = 'pending';
   const selection = new Set<string>([target.id]);
-  const dependants = new Map<string, string[]>();
-  for (const step of loaded.record.program.steps) {
-    for (const dep of step.dependsOn) dependants.set(dep, [...(dependants.get(dep) ?? []), step.id]);
-  }
+  const dependants = stepDependants(loaded.record.program.steps);
   const byId = new Map(loaded.state.steps.map((step) => [step.id, step]));
   const queue = [target.id];
   while (queue.length > 0) {
@@ -340,7 +330,6 @@ export async function restartWorkflowStep(options: RestartWorkflowStepOptions): 
     loaded.state,
     selection,
     options,
-    options.dispatch ?? defaultStepDispatcher(runtime),
   );
   return runner.run('restart');
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import { type BullswarmRuntime, dispatchTask } from '@bullswarm/dispatch';
 import type { TaskRoute } from '@bullswarm/pacing';
 import { writeFileAtomic } from '@bullswarm/store';
 import fg from 'fast-glob';
@@ -97,6 +97,24 @@ type Purpose = AttemptRecord['purpose'];
 
 const now = () => Date.now();
 
+/** `dispatchTask` of `@bullswarm/dispatch` over the runtime (what a run uses unless given `dispatch`). */
+export function defaultStepDispatcher(runtime: BullswarmRuntime): StepDispatcher {
+  return (request) => dispatchTask(runtime, request);
+}
+
+/** Step id → the ids of the steps that depend on it directly, in program order. */
+export function stepDependants(steps: readonly WorkflowStep[]): Map<string, string[]> {
+  const dependants = new Map<string, string[]>();
+  for (const step of steps) {
+    for (const dep of step.dependsOn) {
+      const list = dependants.get(dep);
+      if (list) list.push(step.id);
+      else dependants.set(dep, [step.id]);
+    }
+  }
+  return dependants;
+}
+
 /**
  * Drives one run to the end of what it may do: schedules steps by their dependencies under one
  * concurrency limiter (a fan-out's own `concurrency` is an extra cap inside it), dispatches each
@@ -109,7 +127,7 @@ export class WorkflowRunner {
   private readonly stepStates: Map<string, StepState>;
   private readonly stepDefs: Map<string, WorkflowStep>;
   /** Step id → the steps that depend on it. */
-  private readonly dependants = new Map<string, string[]>();
+  private readonly dependants: Map<string, string[]>;
   private readonly limiter: Limiter;
   private readonly tracker: TreeTracker;
   private readonly dispatch: StepDispatcher;
@@ -127,16 +145,12 @@ export class WorkflowRunner {
     readonly state: RunState,
     private readonly selection: Set<string>,
     private readonly options: WorkflowRunOptions,
-    dispatch: StepDispatcher,
   ) {
     this.stepStates = new Map(state.steps.map((step) => [step.id, step]));
     this.stepDefs = new Map(program.steps.map((step) => [step.id, step]));
-    for (const step of program.steps) {
-      for (const dep of step.dependsOn)
-        this.dependants.set(dep, [...(this.dependants.get(dep) ?? []), step.id]);
-    }
+    this.dependants = stepDependants(program.steps);
     this.limiter = new Limiter(state.options.concurrency);
-    this.dispatch = dispatch;
+    this.dispatch = options.dispatch ?? defaultStepDispatcher(runtime);
     const homeInTree = relative(state.cwd, runtime.home.home).split(sep).join('/');
     const excluded =
       homeInTree !== '' && !homeInTree.startsWith('..') && !homeInTree.startsWith('/') ? [homeInTree] : [];
