@@ -6,14 +6,17 @@ import type { WindowKind } from './types';
  * Negative zero prints as `0`.
  */
 export function formatCompact(value: number): string {
-  const fixed = fixedOne(value);
+  const fixed = formatFixed1(value);
   const compact = fixed.endsWith('.0') ? fixed.slice(0, -2) : fixed;
   return compact === '-0' ? '0' : compact;
 }
 
-/** Exactly one decimal: `12` → `12.0`, `40` → `40.0` (the free-pool reason line). */
+/**
+ * Exactly one decimal: `12` → `12.0`, `40` → `40.0` (the free-pool reason line). This is
+ * `Number.prototype.toFixed(1)`, as the spec defines it, so other tools print the same.
+ */
 export function formatFixed1(value: number): string {
-  return fixedOne(value);
+  return value.toFixed(1);
 }
 
 /** A compact percentage: `81` → `81%`, `99.5` → `99.5%`; null → `?%`. */
@@ -52,9 +55,4 @@ export function formatDurationMs(ms: number): string {
 /** How a window is named in reason lines: `5-hour`, `weekly`, `monthly`. */
 export function windowLabel(kind: WindowKind): string {
   return kind === 'five_hour' ? '5-hour' : kind;
-}
-
-function fixedOne(value: number): string {
-  // Exactly `Number.prototype.toFixed(1)`, as the spec defines it, so other tools print the same.
-  return value.toFixed(1);
 }
