@@ -457,10 +457,15 @@ describe('meter service: manual, none and readAll', () => {
   it('never runs more than `concurrency` sources at once', async () => {
     const fakeMeter = fileURLToPath(new URL('../__fixtures__/fake-meter.mjs', import.meta.url));
     const { service, dir } = await setup({ concurrency: 3 });
-    const rendezvous = join(dir, 'present');
+    const rendezvous = join(dir, 'rendezvous');
     const requests = Array.from({ length: 6 }, (_, index) => ({
       poolId: `sim:p${index}`,
-      source: { type: 'command' as const, command: process.execPath, args: [fakeMeter, 'slot', rendezvous] },
+      source: {
+        type: 'command' as const,
+        command: process.execPath,
+        args: [fakeMeter, 'slot', rendezvous, '3'],
+        timeoutMs: 25_000, // above the rendezvous' own 20 s safety deadline
+      },
       home: dir,
     }));
     const meters = await service.readAll(requests);
