@@ -390,33 +390,19 @@ export async function dispatchTask(
       attempts.push(report);
       emit({ type: 'attempt.finished', action: request.action, at: clock(), ...report });
     };
-    const ended = (
-      attempt: AttemptResult,
-      kind: DispatchOutcomeKind,
-      why: string | undefined,
-      backAt?: number,
-    ): DispatchResult =>
+    /** The task ends on this pick without an answer. */
+    const ended = (kind: DispatchOutcomeKind, why: string, backAt?: number): DispatchResult =>
       result({
         kind,
         poolId,
         model,
         reason,
-        ...(why === undefined ? {} : { why }),
+        why,
         ...(backAt === undefined ? {} : { backAt }),
-        ...(kind === 'ok' ? { answer: attempt.answer } : {}),
         decision: chosen.decision,
       });
 
-    if (request.signal?.aborted) {
-      return result({
-        kind: 'canceled',
-        poolId,
-        model,
-        reason,
-        why: 'canceled',
-        decision: chosen.decision,
-      });
-    }
+    if (request.signal?.aborted) return ended('canceled', 'canceled');
 
     // ---- the attempt ---------------------------------------------------------------------------
     const silenceMs = workerSilenceMs({ settings: watchdog, free: candidate.free, pool: snapshot, tier });
@@ -503,11 +489,11 @@ export async function dispatchTask(
     // ---- the consequences -----------------------------------------------------------------------
     if (attempt.kind === 'ok') {
       finish(attempt, { willRetry: false });
-      return ended(attempt, 'ok', undefined);
+      return result({ kind: 'ok', poolId, model, reason, answer: attempt.answer, decision: chosen.decision });
     }
     if (attempt.kind === 'canceled' || attempt.kind === 'timeout') {
       finish(attempt, { willRetry: false });
-      return ended(attempt, attempt.kind, attempt.why);
+      return ended(attempt.kind, attempt.why);
     }
 
     const meterRequest = {
@@ -527,7 +513,7 @@ export async function dispatchTask(
       const meter = await meters.readPoolMeter(meterRequest);
       const backAt = attempt.resetsAt ?? spentWindow(meter, clock())?.resetsAt ?? mark.countsFullUntil;
       finish(attempt, { willRetry: false, ...(backAt === undefined ? {} : { resetsAt: backAt }) });
-      return ended(attempt, 'quota', attempt.why, backAt);
+      return ended('quota', attempt.why, backAt);
     }
 
     // Any other failure: the pool's meter read now; a window it shows full is a usage limit.
@@ -542,7 +528,7 @@ export async function dispatchTask(
         why,
         ...(full.resetsAt === undefined ? {} : { resetsAt: full.resetsAt }),
       });
-      return ended(attempt, 'quota', why, full.resetsAt);
+      return ended('quota', why, full.resetsAt);
     }
 
     if (attempt.kind === 'throttle') {
@@ -556,7 +542,7 @@ export async function dispatchTask(
           ...(waitMs === undefined ? {} : { waitMs }),
           ...(backAt === undefined ? {} : { resetsAt: backAt }),
         });
-        return ended(attempt, 'throttle', why, backAt);
+        return ended('throttle', why, backAt);
       }
       if (waitMs !== undefined && waitMs > watchdog.throttleMaxNamedWaitMs) {
         const backAt = clock() + waitMs;
@@ -564,12 +550,12 @@ export async function dispatchTask(
           `${attempt.why} · the provider named a wait of ${formatWait(waitMs)} ` +
           `(over ${formatWait(watchdog.throttleMaxNamedWaitMs)}): back at ${formatTime(backAt)}`;
         finish(attempt, { willRetry: false, why, waitMs, resetsAt: backAt });
-        return ended(attempt, 'throttle', why, backAt);
+        return ended('throttle', why, backAt);
       }
       if (throttleBackoffs >= watchdog.throttleWaitsMs.length) {
         const why = `${attempt.why} · came back after ${throttleBackoffs} back-off${throttleBackoffs === 1 ? '' : 's'} on ${label}`;
         finish(attempt, { willRetry: false, why, ...(waitMs === undefined ? {} : { waitMs }) });
-        return ended(attempt, 'throttle', why);
+        return ended('throttle', why);
       }
       // Is the pool still free for a back-off? (not spent, not nearly spent)
       const check = (
@@ -597,7 +583,7 @@ export async function dispatchTask(
           why,
           ...(notFree.backAt === undefined ? {} : { resetsAt: notFree.backAt }),
         });
-        return ended(attempt, 'throttle', why, notFree.backAt);
+        return ended('throttle', why, notFree.backAt);
       }
       const wait = waitMs ?? watchdog.throttleWaitsMs[throttleBackoffs]!;
       throttleBackoffs += 1;
@@ -611,16 +597,7 @@ export async function dispatchTask(
         backoff: throttleBackoffs,
       });
       await sleep(wait, request.signal);
-      if (request.signal?.aborted) {
-        return result({
-          kind: 'canceled',
-          poolId,
-          model,
-          reason,
-          why: 'canceled',
-          decision: chosen.decision,
-        });
-      }
+      if (request.signal?.aborted) return ended('canceled', 'canceled');
       reason = `back-off ${throttleBackoffs} of ${watchdog.throttleWaitsMs.length} on ${label} after throttle (waited ${formatWait(wait)}) · ${chosen.decision.reason}`;
       routeDecided(chosen.decision, reason);
       continue;
@@ -634,7 +611,7 @@ export async function dispatchTask(
       attempt.kind === 'stalled';
     if (!retryable || retriesLeft <= 0) {
       finish(attempt, { willRetry: false });
-      return ended(attempt, attempt.kind, attempt.why);
+      return ended(attempt.kind, attempt.why);
     }
     retriesLeft -= 1;
     let next: PoolPick;
@@ -647,7 +624,7 @@ export async function dispatchTask(
       if (pinnedPoolId !== undefined) {
         const why = `${attempt.why} · no retry: ${label} ${groupReason}`;
         finish(attempt, { willRetry: false, why });
-        return ended(attempt, 'auth', why);
+        return ended('auth', why);
       }
       next = await pick();
     } else {
@@ -661,15 +638,7 @@ export async function dispatchTask(
         ...(next.decision.backAt === undefined ? {} : { resetsAt: next.decision.backAt }),
       });
       routeDecided(next.decision, next.decision.reason);
-      return result({
-        kind: attempt.kind,
-        poolId,
-        model,
-        reason,
-        why,
-        ...(next.decision.backAt === undefined ? {} : { backAt: next.decision.backAt }),
-        decision: chosen.decision,
-      });
+      return ended(attempt.kind, why, next.decision.backAt);
     }
     finish(attempt, { willRetry: true });
     reason = fallbackPrefix(label, attempt) + next.decision.reason;
