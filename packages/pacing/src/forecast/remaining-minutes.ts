@@ -21,10 +21,8 @@ export function timedInflightSpend(
 ): number {
   let spend = 0;
   for (let i = 0; i < inflight.length; i++) {
-    const record = inflight[i]!;
-    if (record.expectedMinutes !== undefined) {
-      spend += ratePerMinute * Math.max(0, record.expectedMinutes - (now - record.startedAt) / MINUTE_MS);
-    }
+    const remaining = remainingMinutes(inflight[i]!, now);
+    if (remaining !== null) spend += ratePerMinute * remaining;
   }
   return spend;
 }
