@@ -39,11 +39,13 @@ describe('command reader', () => {
       args: [fakeMeter, 'env', '{{env.METER_NAME}}'],
     }).read(readContext({ env: { METER_NAME: 'FAKE_USED', FAKE_USED: '64' } }));
     expect(result.kind === 'reading' && result.windows[0]?.usedPct).toBe(64);
-    // A shell metacharacter is passed through literally, never interpreted.
+    // A shell metacharacter is passed through literally, never interpreted: the meter prints
+    // `$(echo {})` itself (a shell would have substituted `{}`, which is JSON).
     const literal = await readError(
       createCommandMeterReader({ command: node, args: [fakeMeter, 'ok', '$(echo {})'] }).read(readContext()),
     );
     expect(literal.reason).toBe('bad-reading');
+    expect(literal.message).toMatch(/it is not JSON \(.*"\$\(echo \{\}\)"/);
   });
 
   it('names the command and the field when stdout is not a valid reading', async () => {
