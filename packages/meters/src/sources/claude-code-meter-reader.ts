@@ -4,7 +4,7 @@ import type { ParsedMeterReading } from '../reading/parse-meter-reading';
 import { expandTemplate } from '../template/expand-template';
 import { readClaudeCredentials, readClaudeOAuthUsage } from './claude-oauth-usage';
 import { claudeStatuslinePath } from './claude-statusline';
-import type { MeterReadContext, MeterReader, MeterReadResult } from './meter-reader';
+import { type MeterReadContext, type MeterReader, type MeterReadResult, readingResult } from './meter-reader';
 import { readMeterFile } from './read-meter-file';
 
 /** Settings of the Claude Code reader. */
@@ -46,12 +46,13 @@ export function createClaudeCodeMeterReader(settings: ClaudeCodeMeterReaderSetti
       const now = context.now();
       const capture = await readCapture(configDir);
       const maxAge = settings.statuslineMaxAgeMs ?? DEFAULT_STATUSLINE_MAX_AGE_MS;
-      if (capture?.readAt !== undefined && now - capture.readAt <= maxAge) return toResult(capture);
+      if (capture?.readAt !== undefined && now - capture.readAt <= maxAge) return readingResult(capture);
       if (capture) {
         try {
           await readClaudeCredentials(configDir);
         } catch (error) {
-          if (MeterReadError.isInstance(error) && error.reason === 'no-credentials') return toResult(capture);
+          if (MeterReadError.isInstance(error) && error.reason === 'no-credentials')
+            return readingResult(capture);
           throw error;
         }
       }
@@ -64,15 +65,6 @@ export function createClaudeCodeMeterReader(settings: ClaudeCodeMeterReaderSetti
       });
       return { kind: 'reading', windows: usage.windows, readAt: usage.readAt };
     },
-  };
-}
-
-function toResult(reading: ParsedMeterReading): MeterReadResult {
-  return {
-    kind: 'reading',
-    windows: reading.windows,
-    ...(reading.readAt === undefined ? {} : { readAt: reading.readAt }),
-    ...(reading.rateLimited === undefined ? {} : { rateLimited: reading.rateLimited }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { MeterReadError } from '../errors/meter-read-error';
 import { parseMeterReadingText } from '../reading/parse-meter-reading';
 import { expandTemplate } from '../template/expand-template';
-import type { MeterReadContext, MeterReader, MeterReadResult } from './meter-reader';
+import { type MeterReadContext, type MeterReader, type MeterReadResult, readingResult } from './meter-reader';
 
 /** Settings of the command reader (the `command` meter source). */
 export interface CommandMeterReaderSettings {
@@ -82,17 +82,13 @@ export function createCommandMeterReader(settings: CommandMeterReaderSettings): 
           isRetryable: true,
         });
       }
-      const reading = parseMeterReadingText(String(result.stdout ?? ''), {
-        sourceType: 'command',
-        description: `stdout of meter command ${commandLine}`,
-        location: commandLine,
-      });
-      return {
-        kind: 'reading',
-        windows: reading.windows,
-        ...(reading.readAt === undefined ? {} : { readAt: reading.readAt }),
-        ...(reading.rateLimited === undefined ? {} : { rateLimited: reading.rateLimited }),
-      };
+      return readingResult(
+        parseMeterReadingText(String(result.stdout ?? ''), {
+          sourceType: 'command',
+          description: `stdout of meter command ${commandLine}`,
+          location: commandLine,
+        }),
+      );
     },
   };
 }

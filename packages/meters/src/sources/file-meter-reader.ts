@@ -1,5 +1,5 @@
 import { expandTemplate } from '../template/expand-template';
-import type { MeterReadContext, MeterReader, MeterReadResult } from './meter-reader';
+import { type MeterReadContext, type MeterReader, type MeterReadResult, readingResult } from './meter-reader';
 import { readMeterFile } from './read-meter-file';
 
 /** Settings of the file reader (the `file` meter source). */
@@ -18,13 +18,7 @@ export function createFileMeterReader(settings: FileMeterReaderSettings): MeterR
     sourceType: 'file',
     async read(context: MeterReadContext): Promise<MeterReadResult> {
       const path = expandTemplate(settings.path, context);
-      const reading = await readMeterFile(path, 'file');
-      return {
-        kind: 'reading',
-        windows: reading.windows,
-        ...(reading.readAt === undefined ? {} : { readAt: reading.readAt }),
-        ...(reading.rateLimited === undefined ? {} : { rateLimited: reading.rateLimited }),
-      };
+      return readingResult(await readMeterFile(path, 'file'));
     },
   };
 }

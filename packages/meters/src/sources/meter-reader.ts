@@ -1,6 +1,7 @@
 import type { ConnectorV1MeterSourceType } from '@bullswarm/connectors';
 import type { MeterWindow } from '@bullswarm/pacing';
 import type { MeterLog } from '@bullswarm/store';
+import type { ParsedMeterReading } from '../reading/parse-meter-reading';
 
 /**
  * What one read of a meter source produced.
@@ -47,4 +48,14 @@ export interface MeterReader {
   readonly sourceType: ConnectorV1MeterSourceType;
   /** Reads the source once. Throws a `MeterReadError` when the source cannot be read. */
   read(context: MeterReadContext): Promise<MeterReadResult>;
+}
+
+/** The result of a read that gave a bullswarm meter reading (a file, a command's stdout, a capture). */
+export function readingResult(reading: ParsedMeterReading): MeterReadResult {
+  return {
+    kind: 'reading',
+    windows: reading.windows,
+    ...(reading.readAt === undefined ? {} : { readAt: reading.readAt }),
+    ...(reading.rateLimited === undefined ? {} : { rateLimited: reading.rateLimited }),
+  };
 }
