@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BURST_BLOCK_PCT } from '../constants';
+import { BURST_BLOCK_PCT, DEFAULT_INFLIGHT_PENALTY_PCT } from '../constants';
+import { estimateDuration } from '../estimate/estimate-duration';
+import { forecastWindow } from '../forecast/forecast-window';
+import { inflightCharge } from '../forecast/inflight-charge';
+import { computePace } from '../meter/compute-pace';
 import { effectiveWindow } from '../meter/effective-window';
+import { findWindow } from '../meter/find-window';
 import { MINUTE, NOW } from '../test-support/make-pool';
 import type {
   InflightRecord,
@@ -9,6 +14,7 @@ import type {
   MeterWindow,
   PoolSnapshot,
   RouteDecision,
+  RouteSettings,
   RouteTask,
   RunSample,
   TierModel,
@@ -69,6 +75,7 @@ const poolArb = (id: string): fc.Arbitrary<PoolSnapshot> =>
         {
           five_hour: fc.double({ min: 0, max: 2, noNaN: true }),
           weekly: fc.double({ min: 0, max: 0.2, noNaN: true }),
+          monthly: fc.double({ min: 0, max: 0.05, noNaN: true }),
         },
         { requiredKeys: [] },
       ),
@@ -140,10 +147,14 @@ const taskArb: fc.Arbitrary<RouteTask> = fc.record(
   { requiredKeys: ['lane', 'tier', 'kind'] },
 );
 
-const settingsArb = fc.record(
+const settingsArb: fc.Arbitrary<RouteSettings> = fc.record(
   {
     inflightPenaltyPct: fc.constantFrom(0, 3, 10),
     assignments: fc.record({ high: fc.constantFrom(...IDS) }, { requiredKeys: [] }),
+    bootstrapMinutes: fc.record(
+      { medium: fc.constantFrom(1, 7.5), custom: fc.constant(9) },
+      { requiredKeys: [] },
+    ),
   },
   { requiredKeys: [] },
 );
@@ -232,6 +243,62 @@ describe('chooseRoute properties', () => {
             row.urgent === first.urgent;
           expect(row.selectable).toBe(sameTop);
           if (first !== undefined) expect(sameClass(row, first)).toBe(sameTop);
+        }
+      }),
+      params,
+    );
+  });
+
+  // buildCandidateRow computes these numbers inline (no per-pool objects, for 10,000-pool
+  // decisions); the exported helpers are the same rules one at a time, and must never drift apart.
+  it('gives each candidate the numbers of computePace, estimateDuration, inflightCharge and forecastWindow', () => {
+    fc.assert(
+      fc.property(poolsArb, taskArb, settingsArb, (pools, task, settings) => {
+        const { candidates } = decide(pools, task, settings);
+        for (const row of candidates) {
+          const pool = pools.find((p) => p.id === row.poolId)!;
+          const pace = computePace(pool, NOW);
+          expect([row.pace, row.pacingUsedPct, row.pacingElapsedPct]).toEqual([
+            pace.pace,
+            pace.usedPct,
+            pace.elapsedPct,
+          ]);
+          const estimate = estimateDuration({
+            runs: pool.runs,
+            poolId: pool.id,
+            tier: task.tier,
+            bootstrapMinutes: settings.bootstrapMinutes,
+          });
+          expect([row.expectedMinutes, row.estimateSource, row.estimateSamples]).toEqual([
+            estimate.minutes,
+            estimate.source,
+            estimate.samples,
+          ]);
+          const rate = pool.spendRates[pool.pacingWindow] ?? null;
+          const charge = inflightCharge({
+            inflight: pool.inflight,
+            ratePerMinute: rate,
+            penaltyPct: settings.inflightPenaltyPct ?? DEFAULT_INFLIGHT_PENALTY_PCT,
+            now: NOW,
+          });
+          expect(row.inflightCharge).toBe(charge.total);
+          expect(row.candidateCharge).toBe(rate === null ? 0 : rate * estimate.minutes);
+          expect(row.effectiveSurplus).toBe((pace.pace ?? 0) - charge.total - row.candidateCharge);
+          expect(row.forecastPacingPct).toBe(
+            pace.usedPct === null ? null : pace.usedPct + charge.rateBased + row.candidateCharge,
+          );
+          const five = findWindow(pool.meter, 'five_hour');
+          const fiveHour = forecastWindow({
+            usedPct: five === null ? null : effectiveWindow(five, NOW).usedPct,
+            ratePerMinute: pool.spendRates.five_hour ?? null,
+            inflight: pool.inflight,
+            candidateMinutes: estimate.minutes,
+            now: NOW,
+          });
+          expect([row.projectedFiveHourPct, row.forecastFiveHourPct]).toEqual([
+            fiveHour.projectedPct,
+            fiveHour.forecastPct,
+          ]);
         }
       }),
       params,
