@@ -188,6 +188,12 @@ describe('claude-code reader: OAuth usage endpoint (loopback server; the real en
       usageBaseUrl: server.baseUrl,
     }).read(readContext({ at: now, env: { CLAUDE_CONFIG_DIR: configDir } }));
     expect(viaEnv.kind).toBe('reading');
+    const viaEnvFallback = await createClaudeCodeMeterReader({
+      configDir: '',
+      usageBaseUrl: server.baseUrl,
+    }).read(readContext({ at: now, env: { CLAUDE_CONFIG_DIR: configDir } }));
+    expect(viaEnvFallback.kind).toBe('reading');
+    expect(server.requests).toHaveLength(2);
     const userHome = await tempDir();
     const error = await readError(
       createClaudeCodeMeterReader({ configDir: '', usageBaseUrl: server.baseUrl }).read(

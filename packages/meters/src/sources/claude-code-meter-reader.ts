@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { MeterReadError } from '../errors/meter-read-error';
 import type { ParsedMeterReading } from '../reading/parse-meter-reading';
-import { expandTemplate } from '../template/expand-template';
 import { readClaudeCredentials, readClaudeOAuthUsage } from './claude-oauth-usage';
 import { claudeStatuslinePath } from './claude-statusline';
 import { type MeterReadContext, type MeterReader, type MeterReadResult, readingResult } from './meter-reader';
 import { readMeterFile } from './read-meter-file';
+import { resolveAccountDirectory } from './resolve-account-directory';
 
 /** Settings of the Claude Code reader. */
 export interface ClaudeCodeMeterReaderSettings {
@@ -42,7 +41,7 @@ export function createClaudeCodeMeterReader(settings: ClaudeCodeMeterReaderSetti
   return {
     sourceType: 'claude-code',
     async read(context: MeterReadContext): Promise<MeterReadResult> {
-      const configDir = resolveConfigDir(settings.configDir, context);
+      const configDir = resolveAccountDirectory(settings.configDir, context, 'CLAUDE_CONFIG_DIR', '.claude');
       const now = context.now();
       const capture = await readCapture(configDir);
       const maxAge = settings.statuslineMaxAgeMs ?? DEFAULT_STATUSLINE_MAX_AGE_MS;
@@ -76,12 +75,4 @@ async function readCapture(configDir: string): Promise<ParsedMeterReading | unde
     if (MeterReadError.isInstance(error) && error.reason === 'no-file') return undefined;
     throw error;
   }
-}
-
-function resolveConfigDir(template: string | undefined, context: MeterReadContext): string {
-  const expanded = template === undefined ? '' : expandTemplate(template, context).trim();
-  if (expanded !== '') return expanded;
-  const fromEnv = context.env.CLAUDE_CONFIG_DIR?.trim();
-  if (fromEnv) return fromEnv;
-  return join(context.userHome, '.claude');
 }

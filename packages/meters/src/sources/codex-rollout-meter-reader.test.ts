@@ -238,6 +238,9 @@ describe('codex-rollout reader', () => {
     expect(await pct(sourceHome, { CODEX_HOME: envHome })).toBe(1);
     expect(await pct('{{env.CODEX_HOME}}', { CODEX_HOME: envHome })).toBe(2);
     expect(await pct('{{env.CODEX_HOME}}', {})).toBe(3);
+    // A source that leaves it empty: the account's $CODEX_HOME, then ~/.codex.
+    expect(await pct('', { CODEX_HOME: envHome })).toBe(2);
+    expect(await pct(' ', { CODEX_HOME: ' ' })).toBe(3);
     expect(await pct('', {})).toBe(3);
   });
 

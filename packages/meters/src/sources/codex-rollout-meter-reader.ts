@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { MeterWindow, WindowKind } from '@bullswarm/pacing';
 import { MeterReadError } from '../errors/meter-read-error';
 import { classifyWindowMinutes, epochToMs } from '../reading/window-kinds';
-import { expandTemplate } from '../template/expand-template';
 import type { MeterReadContext, MeterReader, MeterReadResult } from './meter-reader';
+import { resolveAccountDirectory } from './resolve-account-directory';
 
 /** Settings of the Codex rollout reader. */
 export interface CodexRolloutMeterReaderSettings {
@@ -76,7 +76,7 @@ export function createCodexRolloutMeterReader(settings: CodexRolloutMeterReaderS
   return {
     sourceType: 'codex-rollout',
     async read(context: MeterReadContext): Promise<MeterReadResult> {
-      const codexHome = resolveCodexHome(settings.codexHome, context);
+      const codexHome = resolveAccountDirectory(settings.codexHome, context, 'CODEX_HOME', '.codex');
       const found = await findNewestCodexRateLimits(codexHome, settings);
       const now = context.now();
       const limitStillActive =
@@ -89,14 +89,6 @@ export function createCodexRolloutMeterReader(settings: CodexRolloutMeterReaderS
       };
     },
   };
-}
-
-function resolveCodexHome(template: string | undefined, context: MeterReadContext): string {
-  const expanded = template === undefined ? '' : expandTemplate(template, context).trim();
-  if (expanded !== '') return expanded;
-  const fromEnv = context.env.CODEX_HOME?.trim();
-  if (fromEnv) return fromEnv;
-  return join(context.userHome, '.codex');
 }
 
 /**
