@@ -1,6 +1,6 @@
 import { MeterReadError } from '../errors/meter-read-error';
 import type { ParsedMeterReading } from '../reading/parse-meter-reading';
-import { readClaudeCredentials, readClaudeOAuthUsage } from './claude-oauth-usage';
+import { type ClaudeCredentials, readClaudeCredentials, requestClaudeOAuthUsage } from './claude-oauth-usage';
 import { claudeStatuslinePath } from './claude-statusline';
 import { type MeterReadContext, type MeterReader, type MeterReadResult, readingResult } from './meter-reader';
 import { readMeterFile } from './read-meter-file';
@@ -46,16 +46,15 @@ export function createClaudeCodeMeterReader(settings: ClaudeCodeMeterReaderSetti
       const capture = await readCapture(configDir);
       const maxAge = settings.statuslineMaxAgeMs ?? DEFAULT_STATUSLINE_MAX_AGE_MS;
       if (capture?.readAt !== undefined && now - capture.readAt <= maxAge) return readingResult(capture);
-      if (capture) {
-        try {
-          await readClaudeCredentials(configDir);
-        } catch (error) {
-          if (MeterReadError.isInstance(error) && error.reason === 'no-credentials')
-            return readingResult(capture);
-          throw error;
-        }
+      let credentials: ClaudeCredentials;
+      try {
+        credentials = await readClaudeCredentials(configDir);
+      } catch (error) {
+        if (capture && MeterReadError.isInstance(error) && error.reason === 'no-credentials')
+          return readingResult(capture);
+        throw error;
       }
-      const usage = await readClaudeOAuthUsage(configDir, {
+      const usage = await requestClaudeOAuthUsage(credentials, {
         now: context.now,
         ...(settings.usageBaseUrl === undefined ? {} : { baseUrl: settings.usageBaseUrl }),
         ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),

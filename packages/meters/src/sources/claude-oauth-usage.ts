@@ -24,7 +24,10 @@ export interface ClaudeOAuthUsageSettings {
 
 const SOURCE = 'claude-code';
 
-interface ClaudeCredentials {
+/** The stored OAuth token of a Claude Code account, and the file it came from. */
+export interface ClaudeCredentials {
+  /** `<configDir>/.credentials.json`. */
+  readonly path: string;
   readonly accessToken: string;
   readonly expiresAt?: number;
   readonly scopes?: readonly string[];
@@ -72,6 +75,7 @@ export async function readClaudeCredentials(configDir: string): Promise<ClaudeCr
     });
   }
   return {
+    path,
     accessToken: oauth.accessToken,
     ...(typeof oauth.expiresAt === 'number' ? { expiresAt: oauth.expiresAt } : {}),
     ...(Array.isArray(oauth.scopes)
@@ -101,15 +105,21 @@ export async function readClaudeOAuthUsage(
   configDir: string,
   settings: ClaudeOAuthUsageSettings,
 ): Promise<{ windows: MeterWindow[]; readAt: number }> {
-  const credentials = await readClaudeCredentials(configDir);
-  const credentialsPath = join(configDir, '.credentials.json');
+  return requestClaudeOAuthUsage(await readClaudeCredentials(configDir), settings);
+}
+
+/** {@link readClaudeOAuthUsage} with credentials already read by {@link readClaudeCredentials}. */
+export async function requestClaudeOAuthUsage(
+  credentials: ClaudeCredentials,
+  settings: ClaudeOAuthUsageSettings,
+): Promise<{ windows: MeterWindow[]; readAt: number }> {
   if (credentials.expiresAt !== undefined && credentials.expiresAt <= settings.now()) {
     throw new MeterReadError({
       sourceType: SOURCE,
       reason: 'token-expired',
       status: 'oauth token expired',
-      location: credentialsPath,
-      message: `the Claude Code OAuth token in ${credentialsPath} has expired (claude refreshes it on its next run)`,
+      location: credentials.path,
+      message: `the Claude Code OAuth token in ${credentials.path} has expired (claude refreshes it on its next run)`,
       isRetryable: true,
     });
   }
@@ -118,8 +128,8 @@ export async function readClaudeOAuthUsage(
       sourceType: SOURCE,
       reason: 'missing-scope',
       status: 'missing scope user:profile',
-      location: credentialsPath,
-      message: `the Claude Code OAuth token in ${credentialsPath} lacks scope user:profile, which the usage endpoint needs (tokens from claude setup-token are inference-only)`,
+      location: credentials.path,
+      message: `the Claude Code OAuth token in ${credentials.path} lacks scope user:profile, which the usage endpoint needs (tokens from claude setup-token are inference-only)`,
       isRetryable: false,
     });
   }
