@@ -1,4 +1,5 @@
 import { BullswarmError, hasErrorMarker } from './bullswarm-error';
+import { describeValue } from './describe-value';
 
 const errorKey = 'bullswarm.error.InvalidInputError';
 const invalidInputMarker = Symbol.for(errorKey);
@@ -22,7 +23,7 @@ export class InvalidInputError extends BullswarmError {
   constructor({ field, expected, received }: { field: string; expected: string; received: unknown }) {
     super({
       name: 'InvalidInputError',
-      message: `Invalid ${field}: expected ${expected}, received ${describe(received)}.`,
+      message: `Invalid ${field}: expected ${expected}, received ${describeValue(received)}.`,
     });
     this.field = field;
     this.expected = expected;
@@ -31,15 +32,5 @@ export class InvalidInputError extends BullswarmError {
 
   static override isInstance(value: unknown): value is InvalidInputError {
     return hasErrorMarker(value, errorKey);
-  }
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  try {
-    return JSON.stringify(value) ?? typeof value;
-  } catch {
-    return typeof value;
   }
 }

@@ -1,4 +1,4 @@
-import { BullswarmError, hasErrorMarker } from '@bullswarm/pacing';
+import { BullswarmError, describeValue, hasErrorMarker } from '@bullswarm/pacing';
 
 const errorKey = 'bullswarm.error.StoreInputError';
 const marker = Symbol.for(errorKey);
@@ -15,15 +15,9 @@ export class StoreInputError extends BullswarmError {
   readonly expected: string;
 
   constructor(options: { operation: string; field: string; expected: string; value: unknown }) {
-    let shown: string;
-    try {
-      shown = JSON.stringify(options.value) ?? String(options.value);
-    } catch {
-      shown = String(options.value);
-    }
     super({
       name: 'StoreInputError',
-      message: `${options.operation}: ${options.field} must be ${options.expected}, got ${shown}`,
+      message: `${options.operation}: ${options.field} must be ${options.expected}, got ${describeValue(options.value)}`,
     });
     this.operation = options.operation;
     this.field = options.field;

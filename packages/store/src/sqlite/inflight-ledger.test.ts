@@ -90,6 +90,10 @@ describe('in-flight ledger', () => {
       expect((caught as StoreInputError).field).toBe(field);
       expect((caught as StoreInputError).message).toContain(`ledger.record: ${field} must be`);
     }
+    // The message shows the value given (NaN, not the `null` JSON would print).
+    expect(() => store.ledger.record({ ...base, startedAt: Number.NaN })).toThrow(
+      'ledger.record: startedAt must be a finite number (epoch ms), got NaN',
+    );
     store.ledger.record({ ...base, id: 'dup' });
     expect(() => store.ledger.record({ ...base, id: 'dup' })).toThrow(
       /id must be an id not already in flight/,
