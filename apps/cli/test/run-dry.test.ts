@@ -165,6 +165,27 @@ describe('bullswarm run --dry-run', () => {
     ]);
   });
 
+  it('--json names the kind a real run of the same pick ends with: no-eligible-pool when every pool is disabled', async () => {
+    const home = dirs.make();
+    writeHome(
+      home,
+      [
+        {
+          connector: 'sim',
+          account: 'a',
+          enabled: false,
+          windows: [{ kind: 'weekly', usedPct: 20, resetsInMin: 5040 }],
+        },
+      ],
+      NOW,
+    );
+    for (const flags of [['--dry-run', '--json'], ['--json']]) {
+      const result = await bullswarm(['run', '--lane', 'analyze', ...flags, 'x'], { home, env: nowEnv(NOW) });
+      expect(result.exitCode).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, kind: 'no-eligible-pool', poolId: null });
+    }
+  });
+
   it('reads the prompt from stdin with "-" and from --prompt-file; an empty prompt is a usage error', async () => {
     const { home, env } = simHome();
     const fromStdin = await bullswarm(['run', '--lane', 'chore', '--dry-run', '-'], {

@@ -15,7 +15,7 @@ export {
   type WorkTreeWatcher,
   watchWorkTree,
 } from './attempt/work-tree-watcher';
-export { dispatchTask, noPoolKind, workerSilenceMs } from './dispatch/dispatch-task';
+export { dispatchTask, workerSilenceMs } from './dispatch/dispatch-task';
 export type * from './dispatch/dispatch-types';
 export { type GuardedWork, guardInFlight } from './dispatch/interrupt-guard';
 export * from './dispatch/watchdog-settings';

@@ -24,7 +24,13 @@ describe('@bullswarm/dispatch/routing', () => {
   it('routes without loading the attempt runner, dispatchTask or execa (also not through meters)', async () => {
     const routing = await import('./routing');
     expect(Object.keys(routing).sort()).toEqual(
-      expect.arrayContaining(['buildPoolSnapshots', 'detectCallerPools', 'openRuntime', 'routeTask']),
+      expect.arrayContaining([
+        'buildPoolSnapshots',
+        'detectCallerPools',
+        'noPoolKind',
+        'openRuntime',
+        'routeTask',
+      ]),
     );
     expect(evaluated).toEqual([]);
 
@@ -34,6 +40,7 @@ describe('@bullswarm/dispatch/routing', () => {
     expect(main.openRuntime).toBe(routing.openRuntime);
     expect(main.buildPoolSnapshots).toBe(routing.buildPoolSnapshots);
     expect(main.detectCallerPools).toBe(routing.detectCallerPools);
+    expect(main.noPoolKind).toBe(routing.noPoolKind);
     expect(evaluated).toEqual(
       expect.arrayContaining(['execa', 'run-attempt', 'run-agent-process', 'dispatch-task']),
     );

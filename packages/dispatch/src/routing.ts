@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+export * from './route/no-pool-kind';
 export * from './route/route-task';
 export * from './runtime/open-runtime';
 export * from './snapshots/build-pool-snapshots';

@@ -216,7 +216,7 @@ async function dryRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const { routeTask } = await import('@bullswarm/dispatch/routing');
+  const { noPoolKind, routeTask } = await import('@bullswarm/dispatch/routing');
   const task: RouteTask = { lane: plan.lane, tier: plan.tier, kind: 'single-run', ...(pin ? { pin } : {}) };
   const { decision } = await routeTask(runtime, task);
   const ok = decision.poolId !== null;
@@ -224,7 +224,8 @@ async function dryRun(
     printJson(context, {
       ok,
       dryRun: true,
-      kind: ok ? 'ok' : (decision.noPoolKind ?? 'unavailable'),
+      // The kind a real run of this pick would end with (quota, unavailable, no-eligible-pool).
+      kind: ok ? 'ok' : noPoolKind(decision),
       poolId: decision.poolId,
       poolLabel: decision.poolId === null ? null : runtime.label(decision.poolId),
       model: decision.model,

@@ -16,6 +16,7 @@ import {
 } from '@bullswarm/pacing';
 import { type AttemptResult, runAttempt } from '../attempt/run-attempt';
 import { probeFreeModel } from '../probe/probe-free-model';
+import { noPoolKind } from '../route/no-pool-kind';
 import { routeTask } from '../route/route-task';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import { buildPoolSnapshots, type PoolDetail, type PoolSnapshots } from '../snapshots/build-pool-snapshots';
@@ -63,23 +64,6 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
     }
     signal?.addEventListener('abort', done, { once: true });
   });
-
-/**
- * What a pick that found no pool means for the task (documented choice):
- * - `quota` when pacing says every reason is a usage limit or nearly spent (`noPoolKind: quota`);
- * - `no-eligible-pool` when nothing passes the task's own filters — every pool is disabled,
- *   lacks the lane, a capability or a model for the tier, or is ruled out by the route or pin
- *   (also when the home has no pools): waiting does not help;
- * - `unavailable` otherwise: something of this moment keeps pools out (the caller, a failed
- *   probe, a sign-in failure's credential group), alone or beside spent windows.
- */
-export function noPoolKind(decision: RouteDecision): DispatchOutcomeKind {
-  if (decision.noPoolKind === 'quota') return 'quota';
-  if (decision.rejected.every((rejection) => rejection.kind === 'ineligible' || rejection.kind === 'route')) {
-    return 'no-eligible-pool';
-  }
-  return 'unavailable';
-}
 
 /** A spent window of a meter (at 100% and not yet reset): the one with the latest known reset. */
 function spentWindow(meter: PoolMeter, now: number): MeterWindow | undefined {
