@@ -6,8 +6,8 @@ import { writeFileAtomic } from '@bullswarm/store';
 import { WorkflowError } from '../errors/workflow-error';
 import { MAX_CONCURRENCY } from '../program/program-schema';
 import type { WorkflowProgram } from '../program/workflow-program';
-import { loadRun } from '../state/load-run';
-import { RUN_ID_PATTERN, type RunPaths, runPaths } from '../state/run-paths';
+import { assertNotViewOnly, loadRun } from '../state/load-run';
+import { type RunPaths, runPaths } from '../state/run-paths';
 import { FINAL_STATUSES, type RunState, STATE_VERSION, type StepState } from '../state/run-state';
 import { ENGINE_VERSION } from '../version';
 import { resolveInputs } from './resolve-inputs';
@@ -187,25 +187,8 @@ export function readProgramRecord(paths: RunPaths): ProgramRecord {
 }
 
 function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string) {
-  if (!RUN_ID_PATTERN.test(runId)) {
-    throw new WorkflowError({
-      kind: 'run-not-found',
-      runId,
-      message: `"${runId}" is not a run id (expected wf- and letters/digits, as \`bullswarm workflow list\` shows)`,
-    });
-  }
   const loaded = loadRun(runtime.home.workflowsDir, runId);
-  if (loaded.viewOnly) {
-    throw new WorkflowError({
-      kind: 'run-view-only',
-      runId,
-      filePath: loaded.paths.statePath,
-      message:
-        `run ${runId} was saved by engine ${loaded.state.engineVersion}; this bullswarm runs engine ${ENGINE_VERSION}, ` +
-        `so the run is view-only: \`bullswarm workflow show ${runId}\` and \`watch\` still work, but it cannot be ${verb}. ` +
-        'Start a new run of the program instead.',
-    });
-  }
+  assertNotViewOnly(loaded, verb);
   if (loaded.live) {
     throw new WorkflowError({
       kind: 'run-busy',

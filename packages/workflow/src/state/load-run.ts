@@ -88,6 +88,24 @@ export function loadRun(workflowsDir: string, runId: string): LoadedRun {
   return { paths, state, viewOnly: state.engineVersion !== ENGINE_VERSION, live, replayed: events.length };
 }
 
+/**
+ * Throws `run-view-only` when the run was saved by another engine version: it can be shown and
+ * watched, but not `verb` (`resumed`, `restarted`).
+ */
+export function assertNotViewOnly(loaded: LoadedRun, verb: string): void {
+  if (!loaded.viewOnly) return;
+  const { runId, engineVersion } = loaded.state;
+  throw new WorkflowError({
+    kind: 'run-view-only',
+    runId,
+    filePath: loaded.paths.statePath,
+    message:
+      `run ${runId} was saved by engine ${engineVersion}; this bullswarm runs engine ${ENGINE_VERSION}, ` +
+      `so the run is view-only: \`bullswarm workflow show ${runId}\` and \`watch\` still work, but it cannot be ${verb}. ` +
+      'Start a new run of the program instead.',
+  });
+}
+
 /** Applies verdict events newer than the state onto it (mutates `state`). */
 export function replayEvents(state: RunState, events: readonly WorkflowEvent[]): void {
   const steps = new Map(state.steps.map((step) => [step.id, step]));

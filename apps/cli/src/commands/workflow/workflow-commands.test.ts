@@ -297,6 +297,12 @@ describe('bullswarm workflow restart and resume', () => {
     const resume = await h.run(['workflow', 'resume', runId]);
     expect(resume.exitCode).toBe(2);
     expect(resume.stderr).toContain('view-only');
+    // --when-ready refuses it the same way before reading any back-at.
+    const whenReady = await h.run(['workflow', 'resume', runId, '--when-ready']);
+    expect(whenReady.exitCode).toBe(2);
+    expect(whenReady.stderr).toContain(`run ${runId} was saved by engine program-v2/3`);
+    expect(whenReady.stderr).toContain('view-only');
+    expect(whenReady.stderr).not.toContain('back-at');
     const show = await h.run(['workflow', 'show', runId]);
     expect(show.exitCode).toBe(0);
     expect(show.stdout).toContain('view-only, it cannot be resumed');

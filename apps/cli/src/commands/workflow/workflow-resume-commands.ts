@@ -37,9 +37,11 @@ export async function workflowResumeCommand(
   const runtime = await openCliRuntime(context, { createStore: true });
   try {
     if (options.whenReady) {
-      const loaded = await withCliErrors(async () =>
-        loadForResume(runtime.home.workflowsDir, runId, workflow),
-      );
+      const loaded = await withCliErrors(async () => {
+        const run = workflow.loadRun(runtime.home.workflowsDir, runId);
+        workflow.assertNotViewOnly(run, 'resumed');
+        return run;
+      });
       const backAt = workflow.earliestBackAt(loaded.state);
       if (backAt === undefined) {
         context.io.err('no step that came back has a known back-at; resuming now\n');
@@ -61,22 +63,6 @@ export async function workflowResumeCommand(
   } finally {
     runtime.close();
   }
-}
-
-function loadForResume(
-  workflowsDir: string,
-  runId: string,
-  workflow: typeof import('@bullswarm/workflow'),
-): ReturnType<typeof workflow.loadRun> {
-  const loaded = workflow.loadRun(workflowsDir, runId);
-  if (loaded.viewOnly) {
-    throw new workflow.WorkflowError({
-      kind: 'run-view-only',
-      runId,
-      message: `run ${runId} was saved by engine ${loaded.state.engineVersion}; this bullswarm runs engine ${workflow.ENGINE_VERSION}, so the run is view-only (show and watch still work)`,
-    });
-  }
-  return loaded;
 }
 
 /** Waits `waitMs` of real time with a visible countdown; false when interrupted. */
