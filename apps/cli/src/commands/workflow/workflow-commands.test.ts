@@ -203,7 +203,7 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     expect(existsSync(join(h.home, 'workflows'))).toBe(false);
   });
 
-  it('usage errors exit 2: an unknown input, a bad --input, an unknown pool', async () => {
+  it('usage errors exit 2: an unknown input, a bad --input, an unknown pool, a concurrency out of range', async () => {
     const h = workflowHome([{ connector: 'sim', account: 'a', windows: weekly(10) }]);
     const example = join(EXAMPLES, 'docs-write-review.json');
     const unknown = await h.run(['workflow', 'goal', example, '--input', 'colour=red']);
@@ -215,6 +215,13 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     const pool = await h.run(['workflow', 'goal', example, '--worker-pool', 'nope']);
     expect(pool.exitCode).toBe(2);
     expect(pool.stderr).toContain('--worker-pool nope');
+    const tooMany = await h.run(['workflow', 'goal', example, '--concurrency', '65']);
+    expect(tooMany.exitCode).toBe(2);
+    expect(tooMany.stderr).toContain('--concurrency 65: expected a whole number from 1 to 64');
+    const none = await h.run(['workflow', 'goal', example, '--concurrency', '0']);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('--concurrency "0" is not valid: expected a whole number >= 1');
+    expect(existsSync(join(h.home, 'workflows'))).toBe(false);
   });
 });
 

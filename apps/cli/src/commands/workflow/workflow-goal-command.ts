@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import type { PlannedStep, WorkflowProgram } from '@bullswarm/workflow';
-import { CliExit, CliUsageError } from '../../cli/cli-errors';
+import { CliExit } from '../../cli/cli-errors';
 import { type CommandContext, openCliRuntime, printJson } from '../../cli/command-context';
 import { EXIT } from '../../cli/exit-codes';
 import { parseWholeNumber } from '../../parse/parse-options';
@@ -66,12 +66,6 @@ export async function workflowGoalCommand(
       printPlan(context, program, planned, options.json === true);
       if (planned.some((step) => step.poolId === null)) throw new CliExit(EXIT.failed);
       return;
-    }
-    if (concurrency !== undefined && concurrency > workflow.MAX_CONCURRENCY) {
-      throw new CliUsageError({
-        message: `--concurrency ${concurrency}: expected a whole number from 1 to ${workflow.MAX_CONCURRENCY}`,
-        flag: '--concurrency',
-      });
     }
     await driveRun(context, runtime, options.json === true, (runOptions) =>
       workflow.startWorkflow({
