@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { LANES } from '@bullswarm/pacing';
+import { resolvePoolRef, UnknownPoolError } from '@bullswarm/store';
 import { ACTION_PATTERN } from '../attempt/attempt-files';
 import { DispatchError } from '../errors/dispatch-error';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
@@ -106,18 +107,19 @@ export function validateDispatchRequest(
     throw invalid('request.pin.source', PIN_SOURCES.join(', '), request.pin.source);
   }
   const ref = request.pin.poolId;
-  const ids = runtime.state.pools.map((pool) => pool.id);
-  if (ids.includes(ref)) return ref;
-  const byLabel = Object.entries(runtime.labels.labels).find(([, label]) => label === ref)?.[0];
-  if (byLabel !== undefined && ids.includes(byLabel)) return byLabel;
-  throw new DispatchError({
-    reason: 'unknown-pool',
-    field: 'request.pin.poolId',
-    expected:
-      ids.length === 0 ? 'a pool id (this home has no pools)' : `a pool id or label: ${ids.join(', ')}`,
-    received: ref,
-    message: `request.pin.poolId: no pool "${ref}" in ${runtime.home.home}/state.json; expected ${
-      ids.length === 0 ? 'a pool id (this home has no pools)' : `a pool id or label: ${ids.join(', ')}`
-    }`,
-  });
+  try {
+    return resolvePoolRef(ref, runtime.state, runtime.labels);
+  } catch (error) {
+    if (!UnknownPoolError.isInstance(error)) throw error;
+    const ids = runtime.state.pools.map((pool) => pool.id);
+    const expected =
+      ids.length === 0 ? 'a pool id (this home has no pools)' : `a pool id or label: ${ids.join(', ')}`;
+    throw new DispatchError({
+      reason: 'unknown-pool',
+      field: 'request.pin.poolId',
+      expected,
+      received: ref,
+      message: `request.pin.poolId: no pool "${ref}" in ${runtime.home.home}/state.json; expected ${expected}`,
+    });
+  }
 }
