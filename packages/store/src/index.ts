@@ -24,7 +24,6 @@ export { emptyLabels, type PoolLabelsFile, poolLabelsFileSchema } from './config
 export { poolLabelsJsonSchema, stateJsonSchema } from './config/schema-files';
 export { readState, updateState } from './config/state-file';
 export {
-  DEFAULT_INFLIGHT_PENALTY_PCT,
   emptyState,
   type StateAssignment,
   type StateConfig,

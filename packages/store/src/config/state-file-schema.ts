@@ -1,3 +1,4 @@
+import { DEFAULT_INFLIGHT_PENALTY_PCT, LANES } from '@bullswarm/pacing';
 import { z } from 'zod';
 import { meterSourceSchema } from './meter-source-schema';
 import {
@@ -13,9 +14,6 @@ const tierName = z.string().regex(TIER_PATTERN, 'must be an effort tier name suc
 const poolId = z
   .string()
   .regex(POOL_ID_PATTERN, 'must be a pool id: connector or connector:account, e.g. claude-code:acme');
-
-/** The default of `config.inflightPenaltyPct` (routing.md, "In-flight load"). */
-export const DEFAULT_INFLIGHT_PENALTY_PCT = 3;
 
 /** One pool: a connector, optionally under a named account, with its per-home settings. */
 export const statePoolSchema = z
@@ -48,7 +46,7 @@ export const statePoolSchema = z
       .optional()
       .describe("Path or name of the agent CLI, overriding the connector's."),
     capabilities: z.array(z.string().min(1)).optional(),
-    lanes: z.array(z.enum(['analyze', 'build', 'chore'])).optional(),
+    lanes: z.array(z.enum(LANES)).optional(),
     /** `bullswarm strategy set-subscription`: the pacing window and, optionally, its end. */
     subscription: z
       .strictObject({ quotaWindow: z.enum(['weekly', 'monthly']), resetsAt: isoInstant.optional() })

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EffortTier, Lane } from '@bullswarm/pacing';
+import { type EffortTier, LANES, type Lane } from '@bullswarm/pacing';
 import type Database from 'better-sqlite3';
 import { StoreInputError } from '../errors/store-input-error';
 import { isRecordedProcessAlive, readProcessStartTime } from '../process/process-liveness';
 import type { InflightEntry, InflightLedger } from '../store-types';
 import type { BusyRunner } from './busy-retry';
 import {
-  LANES,
   optionalNumber,
   optionalString,
   requireOneOf,

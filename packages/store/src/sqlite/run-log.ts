@@ -1,10 +1,9 @@
-import type { EffortTier, Lane } from '@bullswarm/pacing';
+import { type EffortTier, LANES, type Lane } from '@bullswarm/pacing';
 import type Database from 'better-sqlite3';
 import { StoreInputError } from '../errors/store-input-error';
 import type { RunLog, RunRecord } from '../store-types';
 import type { BusyRunner } from './busy-retry';
 import {
-  LANES,
   optionalString,
   RUN_OUTCOMES,
   requireBoolean,

@@ -60,7 +60,6 @@ export function requireBoolean(operation: string, field: string, value: unknown)
   return value;
 }
 
-export const LANES = ['analyze', 'build', 'chore'] as const;
 export const WINDOW_KINDS = ['five_hour', 'weekly', 'monthly'] as const;
 export const RUN_OUTCOMES = [
   'ok',
