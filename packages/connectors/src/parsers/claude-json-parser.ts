@@ -1,6 +1,6 @@
 import type { ConnectorV1OutputParser } from '../spec/v1';
 import { handleClaudeEvent } from './claude-stream-json-parser';
-import { createDocumentParser, isRecord, type ParseState, parseJsonObject } from './parse-state';
+import { countEvent, createDocumentParser, type ParseState, parseJsonObject } from './parse-state';
 
 /**
  * Claude Code `-p --output-format json`: one `result` object, or — with `--verbose` — a JSON
@@ -19,24 +19,13 @@ export function createClaudeJsonParser(): ConnectorV1OutputParser {
       return;
     }
     const events = Array.isArray(document) ? document : [document];
-    for (const event of events) {
-      if (isRecord(event)) handleClaudeEvent(event, state);
-      else {
-        state.total += 1;
-        state.ignored += 1;
-      }
-    }
+    for (const event of events) countEvent(event, state, handleClaudeEvent);
   });
 }
 
 function readLines(text: string, state: ParseState): void {
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    const event = parseJsonObject(line);
-    if (event) handleClaudeEvent(event, state);
-    else {
-      state.total += 1;
-      state.ignored += 1;
-    }
+    countEvent(parseJsonObject(line), state, handleClaudeEvent);
   }
 }

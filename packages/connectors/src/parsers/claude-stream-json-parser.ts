@@ -3,27 +3,18 @@ import {
   asNumber,
   asString,
   compact,
-  countKind,
-  createLineParser,
+  createEventLineParser,
   epochToMs,
   isRecord,
   type ParseState,
-  parseJsonObject,
 } from './parse-state';
 
 /**
- * Handles one Claude Code event object (stream-json line, or an element of the `--output-format
- * json` array). Shapes: research §1.2–1.4 (system/init, assistant, user, result, rate_limit_event,
- * system/api_retry, synthetic assistant errors).
+ * Handles one counted Claude Code event (a stream-json line, or an element of the `--output-format
+ * json` array; see `countEvent`). Shapes: research §1.2–1.4 (system/init, assistant, user, result,
+ * rate_limit_event, system/api_retry, synthetic assistant errors).
  */
-export function handleClaudeEvent(event: Record<string, unknown>, state: ParseState): void {
-  const type = asString(event.type);
-  state.total += 1;
-  if (type === undefined) {
-    state.ignored += 1;
-    return;
-  }
-  countKind(state, type);
+export function handleClaudeEvent(event: Record<string, unknown>, type: string, state: ParseState): void {
   switch (type) {
     case 'system': {
       const subtype = asString(event.subtype);
@@ -141,13 +132,5 @@ function messageText(message: Record<string, unknown> | undefined): string {
  * answer is then empty (its text becomes a `result-error` notice).
  */
 export function createClaudeStreamJsonParser(): ConnectorV1OutputParser {
-  return createLineParser((line, state) => {
-    const event = parseJsonObject(line);
-    if (!event) {
-      state.total += 1;
-      state.ignored += 1;
-      return;
-    }
-    handleClaudeEvent(event, state);
-  });
+  return createEventLineParser(handleClaudeEvent);
 }

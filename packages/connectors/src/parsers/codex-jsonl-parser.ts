@@ -1,13 +1,5 @@
 import type { ConnectorV1OutputParser } from '../spec/v1';
-import {
-  asNumber,
-  asString,
-  compact,
-  countKind,
-  createLineParser,
-  isRecord,
-  parseJsonObject,
-} from './parse-state';
+import { asNumber, asString, compact, createEventLineParser, isRecord } from './parse-state';
 
 /**
  * Codex `exec --json` (JSONL; openai/codex `codex-rs/exec/src/exec_events.rs`). The answer is
@@ -15,15 +7,7 @@ import {
  * `Reconnecting... n/5`) and `error` items are notices. Command output items are never read.
  */
 export function createCodexJsonlParser(): ConnectorV1OutputParser {
-  return createLineParser((line, state) => {
-    state.total += 1;
-    const event = parseJsonObject(line);
-    const type = event ? asString(event.type) : undefined;
-    if (!event || type === undefined) {
-      state.ignored += 1;
-      return;
-    }
-    countKind(state, type);
+  return createEventLineParser((event, type, state) => {
     switch (type) {
       case 'thread.started':
         state.sessionId = asString(event.thread_id) ?? state.sessionId;

@@ -3,12 +3,10 @@ import {
   asNumber,
   asString,
   compact,
-  countKind,
-  createDocumentParser,
-  createLineParser,
+  createEventLineParser,
+  createJsonDocumentParser,
   isRecord,
   type ParseState,
-  parseJsonObject,
 } from './parse-state';
 
 function geminiErrorNotice(error: Record<string, unknown>, state: ParseState): void {
@@ -37,15 +35,7 @@ function geminiUsage(stats: Record<string, unknown>, state: ParseState): void {
  * (`TerminalQuotaError`, `RetryableQuotaError`).
  */
 export function createGeminiStreamJsonParser(): ConnectorV1OutputParser {
-  return createLineParser((line, state) => {
-    state.total += 1;
-    const event = parseJsonObject(line);
-    const type = event ? asString(event.type) : undefined;
-    if (!event || type === undefined) {
-      state.ignored += 1;
-      return;
-    }
-    countKind(state, type);
+  return createEventLineParser((event, type, state) => {
     switch (type) {
       case 'init':
         state.sessionId = asString(event.session_id) ?? state.sessionId;
@@ -84,16 +74,7 @@ export function createGeminiStreamJsonParser(): ConnectorV1OutputParser {
  * The answer is `response`; an `error` object marks a provider error.
  */
 export function createGeminiJsonParser(): ConnectorV1OutputParser {
-  return createDocumentParser((text, state) => {
-    const trimmed = text.trim();
-    if (trimmed === '') return;
-    state.total += 1;
-    const document = parseJsonObject(trimmed);
-    if (!document) {
-      state.ignored += 1;
-      return;
-    }
-    countKind(state, 'response');
+  return createJsonDocumentParser((document, state) => {
     state.sessionId = asString(document.session_id);
     state.answer = asString(document.response) ?? '';
     if (isRecord(document.stats) && isRecord(document.stats.models)) {

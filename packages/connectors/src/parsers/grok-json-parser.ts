@@ -1,5 +1,5 @@
 import type { ConnectorV1OutputParser } from '../spec/v1';
-import { asString, countKind, createDocumentParser, isRecord, parseJsonObject } from './parse-state';
+import { asString, createJsonDocumentParser, isRecord } from './parse-state';
 
 /**
  * xAI Grok Build `grok -p … --output-format json`: one document
@@ -9,16 +9,7 @@ import { asString, countKind, createDocumentParser, isRecord, parseJsonObject } 
  * UNCERTAIN: no capture of Grok's JSON error shape was found; its errors are also read from stderr.
  */
 export function createGrokJsonParser(): ConnectorV1OutputParser {
-  return createDocumentParser((text, state) => {
-    const trimmed = text.trim();
-    if (trimmed === '') return;
-    state.total += 1;
-    const document = parseJsonObject(trimmed);
-    if (!document) {
-      state.ignored += 1;
-      return;
-    }
-    countKind(state, 'response');
+  return createJsonDocumentParser((document, state) => {
     state.sessionId = asString(document.sessionId);
     state.answer = asString(document.text) ?? '';
     const stopReason = asString(document.stopReason);

@@ -1,13 +1,5 @@
 import type { ConnectorV1OutputParser } from '../spec/v1';
-import {
-  asNumber,
-  asString,
-  compact,
-  countKind,
-  createLineParser,
-  isRecord,
-  parseJsonObject,
-} from './parse-state';
+import { asNumber, asString, compact, createEventLineParser, isRecord } from './parse-state';
 
 /**
  * opencode `run --format json` (NDJSON `{type,timestamp,sessionID,part}`; research §3.2):
@@ -18,15 +10,7 @@ import {
  */
 export function createOpencodeJsonParser(): ConnectorV1OutputParser {
   let stepText = '';
-  return createLineParser((line, state) => {
-    state.total += 1;
-    const event = parseJsonObject(line);
-    const type = event ? asString(event.type) : undefined;
-    if (!event || type === undefined) {
-      state.ignored += 1;
-      return;
-    }
-    countKind(state, type);
+  return createEventLineParser((event, type, state) => {
     state.sessionId = asString(event.sessionID) ?? state.sessionId;
     const part = isRecord(event.part) ? event.part : undefined;
     switch (type) {

@@ -118,6 +118,49 @@ export function createLineParser(
   };
 }
 
+/** What a JSON-event parser does with one counted event (its `type` is a string). */
+export type EventHandler = (event: Record<string, unknown>, type: string, state: ParseState) => void;
+
+/**
+ * Counts one event: `total`, then `ignored` when it is not a JSON object with a string `type`
+ * (a non-JSON line, an array, a typeless object), else one more of its kind, which `onEvent` reads.
+ */
+export function countEvent(value: unknown, state: ParseState, onEvent: EventHandler): void {
+  state.total += 1;
+  if (!isRecord(value) || typeof value.type !== 'string') {
+    state.ignored += 1;
+    return;
+  }
+  countKind(state, value.type);
+  onEvent(value, value.type, state);
+}
+
+/** A line parser for JSON events `{"type": …}`, one a line (NDJSON, JSONL), counted by {@link countEvent}. */
+export function createEventLineParser(onEvent: EventHandler): ConnectorV1OutputParser {
+  return createLineParser((line, state) => countEvent(parseJsonObject(line), state, onEvent));
+}
+
+/**
+ * A parser for stdout that is one JSON object: one `response` event, or one ignored event when it
+ * is not a JSON object; empty stdout is no event.
+ */
+export function createJsonDocumentParser(
+  onDocument: (document: Record<string, unknown>, state: ParseState) => void,
+): ConnectorV1OutputParser {
+  return createDocumentParser((text, state) => {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    state.total += 1;
+    const document = parseJsonObject(trimmed);
+    if (!document) {
+      state.ignored += 1;
+      return;
+    }
+    countKind(state, 'response');
+    onDocument(document, state);
+  });
+}
+
 /** A parser that buffers the whole stdout and parses it at `end()` (single-document formats). */
 export function createDocumentParser(
   onDocument: (text: string, state: ParseState) => void,

@@ -143,6 +143,31 @@ describe('claude stream-json', () => {
     expect(parsed.events.kinds).toEqual({ stream_event: 1, result: 1 });
   });
 
+  it.each([
+    'claude-stream-json',
+    'claude-json',
+    'codex-jsonl',
+    'gemini-stream-json',
+    'opencode-json',
+  ] as const)('%s counts every line, and a non-JSON, array or typeless line as ignored', (format) => {
+    const parsed = parseInChunks(
+      format,
+      'Warning: on stdout\n{"type":"novel_event"}\n[1,2]\n{"no_type":true}\n',
+      [5],
+    );
+    expect(parsed.events).toEqual({ total: 4, ignored: 3, kinds: { novel_event: 1 } });
+    expect(parsed.answer).toBe('');
+  });
+
+  it.each(['gemini-json', 'grok-json'] as const)(
+    '%s counts one response, or one ignored event when stdout is not a JSON object',
+    (format) => {
+      expect(parseInChunks(format, 'Error: not JSON\n').events).toEqual({ total: 1, ignored: 1, kinds: {} });
+      expect(parseInChunks(format, '{}').events).toEqual({ total: 1, ignored: 0, kinds: { response: 1 } });
+      expect(parseInChunks(format, '  \n').events).toEqual({ total: 0, ignored: 0, kinds: {} });
+    },
+  );
+
   it('has no answer when killed before the result line', () => {
     const parsed = parseInChunks('claude-stream-json', readFixture('claude/killed-no-result.jsonl'));
     expect(parsed.answer).toBe('');
