@@ -24,6 +24,14 @@ describe('withFileLock', () => {
     expect(withFileLock(file, () => 'again', { timeoutMs: 0 })).toBe('again');
   });
 
+  it('refuses an async fn (it would run outside the lock) and releases the lock', () => {
+    const file = join(tempDir(), 'state.json');
+    expect(() => withFileLock(file, async () => 1)).toThrow(
+      `withFileLock(${file}): fn must be synchronous, it returned a promise`,
+    );
+    expect(withFileLock(file, () => 'free', { timeoutMs: 0 })).toBe('free');
+  });
+
   it('refuses a nested lock of the same file, allows another file', () => {
     const dir = tempDir();
     const error = (() => {

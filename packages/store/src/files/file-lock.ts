@@ -3,6 +3,8 @@ import Database from 'better-sqlite3';
 import { FileLockTimeoutError } from '../errors/file-lock-timeout-error';
 import { NestedFileLockError } from '../errors/nested-file-lock-error';
 import { sleepSync } from '../process/sleep-sync';
+import { assertSynchronous } from '../sqlite/assert-synchronous';
+import { isBusyError } from '../sqlite/busy-retry';
 
 export interface FileLockOptions {
   /** How long to wait for another process's lock before giving up (default 10 000 ms). */
@@ -44,7 +46,7 @@ export function withFileLock<T>(filePath: string, fn: () => T, options: FileLock
         db.exec('BEGIN EXCLUSIVE');
         break;
       } catch (error) {
-        if (!isBusy(error)) throw error;
+        if (!isBusyError(error)) throw error;
         const waited = Date.now() - started;
         if (waited >= timeoutMs) {
           throw new FileLockTimeoutError({ filePath, lockPath, waitedMs: waited, cause: error });
@@ -56,9 +58,7 @@ export function withFileLock<T>(filePath: string, fn: () => T, options: FileLock
     heldInThisProcess.add(lockPath);
     try {
       const result = fn();
-      if (isThenable(result)) {
-        throw new TypeError(`withFileLock(${filePath}): fn must be synchronous, it returned a promise`);
-      }
+      assertSynchronous(result, `withFileLock(${filePath}): fn`);
       return result;
     } finally {
       heldInThisProcess.delete(lockPath);
@@ -67,15 +67,4 @@ export function withFileLock<T>(filePath: string, fn: () => T, options: FileLock
   } finally {
     db.close();
   }
-}
-
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-}
-
-function isThenable(value: unknown): boolean {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { StoreBusyError } from '../errors/store-busy-error';
 import { sleepSync } from '../process/sleep-sync';
+import { assertSynchronous } from './assert-synchronous';
 
 /** Whether an error is SQLite reporting a lock held by another connection. */
 export function isBusyError(error: unknown): boolean {
@@ -46,11 +47,7 @@ export class BusyRunner {
       this.db.exec('BEGIN IMMEDIATE');
       try {
         const result = fn();
-        if (isThenable(result)) {
-          throw new TypeError(
-            `${operation}: the transaction function must be synchronous, it returned a promise`,
-          );
-        }
+        assertSynchronous(result, `${operation}: the transaction function`);
         this.db.exec('COMMIT');
         return result;
       } catch (error) {
@@ -81,10 +78,4 @@ export class BusyRunner {
       }
     }
   }
-}
-
-function isThenable(value: unknown): boolean {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }

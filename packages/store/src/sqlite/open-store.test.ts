@@ -206,7 +206,9 @@ describe('transactions and busy handling', () => {
       }),
     ).toThrow('abort');
     expect(store.database.prepare('SELECT id FROM swarm_leases').all()).toEqual([{ id: 'a' }]);
-    expect(() => store.transaction(async () => undefined)).toThrow(/must be synchronous/);
+    expect(() => store.transaction(async () => undefined)).toThrow(
+      'transaction: the transaction function must be synchronous, it returned a promise',
+    );
     expect(store.database.inTransaction).toBe(false);
   });
 
