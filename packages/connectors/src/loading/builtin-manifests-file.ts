@@ -1,7 +1,8 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ConnectorManifest } from '../manifest/connector-manifest-schema';
 import type { ManifestConnector } from '../manifest/create-manifest-connector';
+import { writeFileAtomic } from '../write-file-atomic';
 import { loadManifestDirectory } from './load-manifest-directory';
 
 /** The pre-parsed built-in manifests, written beside `<id>/connector.json` by the build. */
@@ -47,21 +48,7 @@ export async function writeBuiltinManifestsFile(directory: string): Promise<Buil
       manifest: (connector as ManifestConnector).manifest,
     })),
   };
-  const path = join(directory, BUILTIN_MANIFESTS_FILE);
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    const fd = openSync(temp, 'w');
-    try {
-      writeSync(fd, `${JSON.stringify(content, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(join(directory, BUILTIN_MANIFESTS_FILE), `${JSON.stringify(content, null, 2)}\n`);
   return content;
 }
 

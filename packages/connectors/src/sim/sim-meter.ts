@@ -1,15 +1,6 @@
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../write-file-atomic';
 
 /** The bullswarm meter reading format the sim maintains in `$BULLSWARM_SIM_HOME/meter.json`. */
 export type SimMeterWindow = {
@@ -43,23 +34,6 @@ function rollWindow(window: SimMeterWindow, now: number): SimMeterWindow {
   const period = window.windowMinutes * 60_000;
   while (resetsAt <= now) resetsAt += period;
   return { ...window, usedPct: 0, resetsAt: new Date(resetsAt).toISOString() };
-}
-
-/** Writes `path` atomically: a temp file in the same directory, fsync, rename. */
-export function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = join(
-    dirname(path),
-    `.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`,
-  );
-  const fd = openSync(temp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
 }
 
 function sleepSync(ms: number): void {
