@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dispatchTask } from '@bullswarm/dispatch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkflowError } from '../errors/workflow-error';
 import { loadRun } from '../state/load-run';
@@ -9,6 +10,7 @@ import {
   peakFromEvents,
   TEST_NOW,
 } from '../test-support/workflow-fixture';
+import type { StepDispatcher } from './step-dispatcher';
 import { restartWorkflowStep, resumeWorkflow } from './workflow-api';
 
 afterEach(() => closeWorkflowFixtures());
@@ -114,6 +116,31 @@ describe('failures and limits', () => {
     ]);
     expect(attempts[1]?.reason).toMatch(/^fallback from sim:a after crash \(exit 1\) · /);
     expect(result.state.steps[0]?.unit?.retriesUsed).toBe(1);
+  });
+
+  it('records the attempts from the dispatch result alone when the dispatcher sends no events', async () => {
+    const fixture = await createWorkflowFixture([
+      { account: 'a', windows: behind, scenario: { default: 'crash' } },
+      { account: 'b', windows: ahead, scenario: { default: 'ok' } },
+    ]);
+    const silent: StepDispatcher = ({ onEvent: _dropped, ...request }) =>
+      dispatchTask(fixture.runtime, request);
+    const result = await fixture.run(
+      { schemaVersion: V, steps: [{ id: 'work', prompt: 'Do the work' }] },
+      { dispatch: silent },
+    );
+    expect(result.exitCode).toBe(0);
+    const unit = result.state.steps[0]?.unit;
+    expect(
+      unit?.attempts.map((a) => [a.attempt, a.purpose, a.poolId, a.providerFamily, a.kind, a.willRetry]),
+    ).toEqual([
+      [1, 'run', 'sim:a', 'sim', 'process', true],
+      [2, 'run', 'sim:b', 'sim', 'ok', false],
+    ]);
+    expect(unit?.attempts.every((a) => a.outputFile !== '' && a.endedAt !== undefined)).toBe(true);
+    expect(unit?.attempts[1]?.reason).toMatch(/^fallback from sim:a after crash \(exit 1\) · /);
+    expect(unit).toMatchObject({ poolId: 'sim:b', poolLabel: 'sim:b', retriesUsed: 1 });
+    expect(fixture.events(result.runId).filter((e) => e.type.startsWith('attempt.'))).toEqual([]);
   });
 
   it('a usage limit comes back at once with back at; independent steps finish; dependants are blocked', async () => {

@@ -894,21 +894,29 @@ export class WorkflowRunner {
     },
   ): Promise<StepDispatchResult> {
     const records = new Map<number, AttemptRecord>();
+    /** Records a new attempt of the unit (from its start event, or from the result when no event came). */
+    const track = (
+      attempt: Pick<AttemptRecord, 'attempt' | 'poolId' | 'poolLabel' | 'model' | 'reason' | 'outputFile'>,
+      startedAt: number,
+    ): AttemptRecord => {
+      const record: AttemptRecord = {
+        attempt: attempt.attempt,
+        purpose: how.purpose,
+        poolId: attempt.poolId,
+        poolLabel: attempt.poolLabel,
+        ...this.familyField(attempt.poolId),
+        model: attempt.model,
+        reason: attempt.reason,
+        outputFile: attempt.outputFile,
+        startedAt,
+      };
+      records.set(attempt.attempt, record);
+      unit.attempts.push(record);
+      return record;
+    };
     const onEvent = (event: StepDispatchEvent) => {
       if (event.type === 'attempt.started') {
-        const record: AttemptRecord = {
-          attempt: event.attempt,
-          purpose: how.purpose,
-          poolId: event.poolId,
-          poolLabel: event.poolLabel,
-          ...this.familyField(event.poolId),
-          model: event.model,
-          reason: event.reason,
-          outputFile: event.outputFile,
-          startedAt: event.at,
-        };
-        records.set(event.attempt, record);
-        unit.attempts.push(record);
+        track(event, event.at);
         unit.poolId = event.poolId;
         unit.poolLabel = event.poolLabel;
         unit.reason = event.reason;
@@ -973,23 +981,7 @@ export class WorkflowRunner {
     });
     // The result's attempt reports are authoritative (events may be missing for a dispatcher that sends none).
     for (const report of result.attempts) {
-      let record = records.get(report.attempt);
-      if (!record) {
-        record = {
-          attempt: report.attempt,
-          purpose: how.purpose,
-          poolId: report.poolId,
-          poolLabel: report.poolLabel,
-          ...this.familyField(report.poolId),
-          model: report.model,
-          reason: report.reason,
-          outputFile: report.outputFile,
-          startedAt: report.startedAt,
-        };
-        records.set(report.attempt, record);
-        unit.attempts.push(record);
-      }
-      applyReport(record, report);
+      applyReport(records.get(report.attempt) ?? track(report, report.startedAt), report);
     }
     if (result.poolId !== null && result.attempts.length > 0) {
       unit.poolId = result.poolId;
