@@ -169,12 +169,18 @@ describe('migrations', () => {
   it('refuses malformed registrations', () => {
     const dbPath = join(tempDir(), 'bullswarm.db');
     const store = open({ dbPath });
-    expect(catchError(() => store.applyMigrations({ namespace: 'store', migrations: [] }))).toBeInstanceOf(
-      StoreMigrationError,
+    for (const attempt of [
+      () => store.applyMigrations({ namespace: 'store', migrations: [] }),
+      () => openStore({ dbPath, migrations: [{ namespace: 'store', migrations: [leases] }] }),
+    ]) {
+      const error = catchError(attempt) as StoreMigrationError;
+      expect(error).toBeInstanceOf(StoreMigrationError);
+      expect(error).toMatchObject({ namespace: 'store', version: undefined });
+      expect(error.message).toMatch(/namespace "store" .*: this namespace is reserved for the store/);
+    }
+    expect(store.database.prepare('SELECT name FROM sqlite_master WHERE name = ?').get('swarm_leases')).toBe(
+      undefined,
     );
-    expect(
-      catchError(() => openStore({ dbPath, migrations: [{ namespace: 'store', migrations: [leases] }] })),
-    ).toBeInstanceOf(StoreMigrationError);
     expect(
       (catchError(() => store.applyMigrations({ namespace: 'Bad Name', migrations: [] })) as Error).message,
     ).toMatch(/namespace must be lowercase/);

@@ -82,21 +82,12 @@ export function openStoreIfExists(options: OpenStoreOptions): EmbeddedBullswarmS
 }
 
 function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean): EmbeddedBullswarmStore {
+  for (const set of options.migrations ?? []) refuseReservedNamespace(dbPath, set);
   let db: Database.Database;
   try {
     db = new Database(dbPath, { timeout: options.busyTimeoutMs ?? 5000, fileMustExist });
   } catch (error) {
     throw new StoreOpenError({ dbPath, code: (error as { code?: string }).code, cause: error });
-  }
-  for (const set of options.migrations ?? []) {
-    if (set.namespace === STORE_NAMESPACE) {
-      db.close();
-      throw new StoreMigrationError({
-        dbPath,
-        namespace: STORE_NAMESPACE,
-        problem: 'this namespace is reserved for the store',
-      });
-    }
   }
   const runner = new BusyRunner(db, dbPath, {
     maxAttempts: options.maxBusyAttempts ?? 6,
@@ -127,13 +118,7 @@ function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean)
     probes: new SqliteProbeCache(db, runner),
     transaction: <T>(fn: () => T): T => runner.write('transaction', fn),
     applyMigrations(migrations: StoreMigrations): void {
-      if (migrations.namespace === STORE_NAMESPACE) {
-        throw new StoreMigrationError({
-          dbPath,
-          namespace: STORE_NAMESPACE,
-          problem: 'this namespace is reserved for the store',
-        });
-      }
+      refuseReservedNamespace(dbPath, migrations);
       applyMigrations(db, runner, dbPath, [migrations], STORE_NAMESPACE);
     },
     schemaVersion: (namespace: string): number =>
@@ -144,4 +129,15 @@ function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean)
       db.close();
     },
   };
+}
+
+/** Other packages' migrations may not use the store's own namespace. */
+function refuseReservedNamespace(dbPath: string, migrations: StoreMigrations): void {
+  if (migrations.namespace === STORE_NAMESPACE) {
+    throw new StoreMigrationError({
+      dbPath,
+      namespace: STORE_NAMESPACE,
+      problem: 'this namespace is reserved for the store',
+    });
+  }
 }
