@@ -34,6 +34,9 @@ describe('resolveConnector', () => {
     expect(() => resolveConnector({ ...connector, classifyOutcome: 'no' }, 'pkg')).toThrow(
       'pkg: classifyOutcome: expected a function',
     );
+    expect(() => resolveConnector({ ...connector, classifyOutcome: 'no' }, 'pkg')).toThrow(
+      expect.objectContaining({ source: 'pkg', field: 'classifyOutcome', problem: 'expected a function' }),
+    );
     expect(() => resolveConnector({ ...connector, connectorId: 'Acme' }, 'pkg')).toThrow(
       'pkg: connectorId: expected a kebab-case id',
     );

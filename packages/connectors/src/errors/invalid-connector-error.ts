@@ -11,6 +11,8 @@ export class InvalidConnectorError extends BullswarmError {
   readonly source: string;
   /** The member that is missing or wrong, e.g. `buildInvocation`. */
   readonly field: string;
+  /** What is wrong with it, e.g. `expected a function` (the message without source and field). */
+  readonly problem: string;
 
   constructor(options: { source: string; field: string; message: string; cause?: unknown }) {
     super({
@@ -20,6 +22,7 @@ export class InvalidConnectorError extends BullswarmError {
     });
     this.source = options.source;
     this.field = options.field;
+    this.problem = options.message;
   }
 
   static override isInstance(value: unknown): value is InvalidConnectorError {

@@ -88,7 +88,7 @@ export async function loadConfiguredConnectors(
             source: where,
             reason: 'unsupported-version',
             fieldPath: 'specificationVersion',
-            message: `${JSON.stringify(error.version)} is not supported; expected "connector-v1"`,
+            message: `${JSON.stringify(error.version)} is not supported; expected ${error.supportedVersions.map((v) => JSON.stringify(v)).join(' or ')}`,
             cause: error,
           }),
         );
@@ -98,7 +98,7 @@ export async function loadConfiguredConnectors(
             source: where,
             reason: 'invalid-connector',
             fieldPath: error.field,
-            message: error.message.slice(error.message.indexOf(`${error.field}: `) + error.field.length + 2),
+            message: error.problem,
             cause: error,
           }),
         );
