@@ -1,3 +1,9 @@
+export {
+  type AgentLaunch,
+  type AgentLaunchOptions,
+  type AgentTask,
+  buildAgentLaunch,
+} from './attempt/agent-launch';
 export * from './attempt/attempt-files';
 export { buildChildEnv, isCallerMarker } from './attempt/child-env';
 export * from './attempt/format-stall';

@@ -1,20 +1,11 @@
 import { closeSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type {
-  ConnectorV1,
-  ConnectorV1Invocation,
-  ConnectorV1Outcome,
-  ConnectorV1ParsedOutput,
-} from '@bullswarm/connectors';
+import type { ConnectorV1Outcome, ConnectorV1ParsedOutput } from '@bullswarm/connectors';
 import type { DispatchOutcomeKind } from '../dispatch/dispatch-types';
-import { BULLSWARM_POOL } from '../snapshots/detect-caller';
+import { type AgentLaunch, type AgentLaunchOptions, buildAgentLaunch } from './agent-launch';
 import { createAttemptFiles } from './attempt-files';
-import { buildChildEnv } from './child-env';
 import { formatNoProgressStall, formatSilenceStall } from './format-stall';
 import { runAgentProcess } from './run-agent-process';
-
-/** The environment variable that names the bullswarm home; set for every agent bullswarm launches. */
-export const BULLSWARM_HOME = 'BULLSWARM_HOME';
 
 /** The kinds one attempt can end with. */
 export type AttemptKind = Extract<
@@ -23,17 +14,7 @@ export type AttemptKind = Extract<
 >;
 
 /** Options of {@link runAttempt}. */
-export interface RunAttemptOptions {
-  readonly connector: ConnectorV1;
-  /** The pool id; set as `BULLSWARM_POOL` for the agent. */
-  readonly poolId: string;
-  /** The pool's account (`{{account}}`); default `default`. */
-  readonly account?: string;
-  /** The environment that selects the pool's account (see `PoolDetail.accountEnv`). */
-  readonly accountEnv: Readonly<Record<string, string>>;
-  /** `$BULLSWARM_HOME` (`{{home}}`). */
-  readonly bullswarmHome: string;
-  readonly userHome?: string;
+export interface RunAttemptOptions extends AgentLaunchOptions {
   readonly prompt: string;
   /** The model; null or undefined runs the CLI's default. */
   readonly model?: string | null;
@@ -46,15 +27,6 @@ export interface RunAttemptOptions {
   readonly outputDir: string;
   /** The lowest attempt number to use (default 1); the first free number at or after it is taken. */
   readonly minAttempt?: number;
-  /** The parent environment the agent inherits (default `process.env`). */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /**
-   * Caller markers removed from the inherited environment; default this connector's `callerEnv`.
-   * `dispatchTask` passes the markers of every loaded connector.
-   */
-  readonly callerMarkers?: readonly string[];
-  /** More variables for the agent (on top of the account env; `BULLSWARM_POOL` always wins). */
-  readonly extraEnv?: Readonly<Record<string, string>>;
   /** The silence clock, ms (restarted by every byte on stdout or stderr); undefined: none. */
   readonly silenceMs?: number;
   /** The no-progress clock, ms (0 or undefined: off); watches `cwd` and `addDirs`. */
@@ -127,10 +99,11 @@ const EMPTY_PARSED: ConnectorV1ParsedOutput = {
 
 /**
  * One spawned attempt: claims `out-<action>-attempt-<n>` (and `.stderr`) in `outputDir` beside
- * earlier attempts — never over them — builds the connector's command line, spawns it (see
- * `runAgentProcess`: own process group, closed stdin, caller markers removed, `BULLSWARM_POOL`
- * and `BULLSWARM_HOME` set), streams stdout and stderr to the two files as they arrive, runs the watchdogs, parses and
- * classifies. An agent's failure is a result, never an exception.
+ * earlier attempts — never over them — builds the connector's command line and environment (see
+ * `buildAgentLaunch`: caller markers removed, `BULLSWARM_POOL` and `BULLSWARM_HOME` set), spawns it
+ * (see `runAgentProcess`: own process group, closed stdin), streams stdout and stderr to the two
+ * files as they arrive, runs the watchdogs, parses and classifies. An agent's failure is a
+ * result, never an exception.
  *
  * `startedAt` comes from `clock` (so a frozen `BULLSWARM_NOW` stamps every record alike) and
  * `endedAt` adds the measured wall time, so recorded durations are real under any clock.
@@ -144,23 +117,13 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
     outputFile: files.outputFile,
     stderrFile: files.stderrFile,
   };
-  let invocation: ConnectorV1Invocation;
+  let launch: AgentLaunch;
   try {
-    invocation = options.connector.buildInvocation({
+    launch = buildAgentLaunch(options, {
       prompt: options.prompt,
-      ...(options.model === undefined || options.model === null ? {} : { model: options.model }),
+      model: options.model,
       cwd: options.cwd,
       addDirs: options.addDirs ?? [],
-      ...(options.account === undefined ? {} : { account: options.account }),
-      accountEnv: options.accountEnv,
-      // The agent's own bullswarm commands (capacity --self, notify, inbox) must use this home.
-      extraEnv: {
-        [BULLSWARM_HOME]: options.bullswarmHome,
-        ...(options.extraEnv ?? {}),
-        [BULLSWARM_POOL]: options.poolId,
-      },
-      bullswarmHome: options.bullswarmHome,
-      ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
     });
   } catch (error) {
     const why = `cannot build the command line of ${options.connector.connectorId}: ${(error as Error).message}`;
@@ -187,18 +150,13 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
     };
   }
 
-  const env = buildChildEnv(
-    options.env ?? process.env,
-    invocation.env,
-    options.callerMarkers ?? options.connector.callerEnv,
-  );
   const noProgressMs = options.noProgressMs ?? 0;
   const run = await (async () => {
     try {
       return await runAgentProcess({
         connector: options.connector,
-        invocation,
-        env,
+        invocation: launch.invocation,
+        env: launch.env,
         onStdout: (chunk) => writeSync(files.outputFd, chunk),
         onStderr: (chunk) => writeSync(files.stderrFd, chunk),
         ...(options.silenceMs === undefined ? {} : { silenceMs: options.silenceMs }),

@@ -14,6 +14,7 @@ import {
   stallThresholdMinutes,
   windowLabel,
 } from '@bullswarm/pacing';
+import type { AgentLaunchOptions } from '../attempt/agent-launch';
 import { type AttemptResult, runAttempt } from '../attempt/run-attempt';
 import { probeFreeModel } from '../probe/probe-free-model';
 import { noPoolKind } from '../route/no-pool-kind';
@@ -204,6 +205,18 @@ export async function dispatchTask(
   const policy = request.throttlePolicy ?? (request.kind === 'single-run' ? 'record' : 'backoff');
   const emit = (event: DispatchEvent) => request.onEvent?.(event);
   const callerMarkers = [...new Set([...runtime.connectors.values()].flatMap((c) => c.callerEnv))];
+  /** Who an agent on `poolId` runs as, for its probe and its attempts alike. */
+  const launchOptions = (poolId: string, detail: PoolDetail): AgentLaunchOptions => ({
+    connector: detail.connector!,
+    poolId,
+    account: detail.account,
+    accountEnv: detail.accountEnv,
+    bullswarmHome: runtime.home.home,
+    userHome: runtime.userHome,
+    env: runtime.env,
+    callerMarkers,
+    ...(request.extraEnv === undefined ? {} : { extraEnv: request.extraEnv }),
+  });
   const baseTask: RouteTask = {
     lane: request.lane,
     tier,
@@ -258,18 +271,10 @@ export async function dispatchTask(
         detail.connector?.probe === true
       ) {
         const probe = await probeFreeModel({
+          ...launchOptions(poolId, detail),
           store,
-          connector: detail.connector,
-          poolId,
           model: tierModel.model,
-          account: detail.account,
-          accountEnv: detail.accountEnv,
-          bullswarmHome: runtime.home.home,
-          userHome: runtime.userHome,
           cwd: request.cwd,
-          env: runtime.env,
-          callerMarkers,
-          ...(request.extraEnv === undefined ? {} : { extraEnv: request.extraEnv }),
           timeoutMs: watchdog.probeTimeoutMs,
           cacheMs: watchdog.probeCacheMs,
           killGraceMs: watchdog.killGraceMs,
@@ -404,12 +409,7 @@ export async function dispatchTask(
     let attempt: AttemptResult;
     try {
       attempt = await runAttempt({
-        connector: detail.connector!,
-        poolId,
-        account: detail.account,
-        accountEnv: detail.accountEnv,
-        bullswarmHome: runtime.home.home,
-        userHome: runtime.userHome,
+        ...launchOptions(poolId, detail),
         prompt: request.prompt,
         model,
         cwd: request.cwd,
@@ -417,9 +417,6 @@ export async function dispatchTask(
         action: request.action,
         outputDir: request.outputDir,
         minAttempt,
-        env: runtime.env,
-        callerMarkers,
-        ...(request.extraEnv === undefined ? {} : { extraEnv: request.extraEnv }),
         silenceMs,
         noProgressMs,
         killGraceMs: watchdog.killGraceMs,

@@ -1,30 +1,19 @@
-import type { ConnectorV1, ConnectorV1ParsedOutput } from '@bullswarm/connectors';
+import type { ConnectorV1ParsedOutput } from '@bullswarm/connectors';
 import type { BullswarmStore } from '@bullswarm/store';
-import { buildChildEnv } from '../attempt/child-env';
+import { type AgentLaunchOptions, buildAgentLaunch } from '../attempt/agent-launch';
 import { runAgentProcess } from '../attempt/run-agent-process';
-import { BULLSWARM_POOL } from '../snapshots/detect-caller';
 
 /** The probe's prompt (routing.md, "Free-model liveness probe"). */
 export const PROBE_PROMPT = 'Reply with exactly one word: PONG';
 
 /** Options of {@link probeFreeModel}. */
-export interface ProbeFreeModelOptions {
+export interface ProbeFreeModelOptions extends AgentLaunchOptions {
   /** Where results are cached per pool and model. */
   readonly store: Pick<BullswarmStore, 'probes'>;
-  readonly connector: ConnectorV1;
-  readonly poolId: string;
   /** The free model the tier names explicitly. */
   readonly model: string;
-  readonly account?: string;
-  readonly accountEnv: Readonly<Record<string, string>>;
-  readonly bullswarmHome: string;
-  readonly userHome?: string;
   /** Where the probe runs (the task's working directory). */
   readonly cwd: string;
-  /** The parent environment (default `process.env`) and the caller markers removed from it. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly callerMarkers?: readonly string[];
-  readonly extraEnv?: Readonly<Record<string, string>>;
   /** How long the probe may run, ms (default 60 000); then it counts as `timeout`. */
   readonly timeoutMs?: number;
   /** How long a result is reused, ms (default 15 min). */
@@ -65,8 +54,9 @@ function isNotFound(parsed: ConnectorV1ParsedOutput, stderr: string): boolean {
 
 /**
  * The free-model liveness probe: the one-word PONG prompt through the pool's own CLI with the
- * model, cached per pool and model (`store.probes`) for `cacheMs`. A real process (own process
- * group, account env, `BULLSWARM_POOL`), but not an attempt: nothing is written to the attempt
+ * model, cached per pool and model (`store.probes`) for `cacheMs`. A real process launched like
+ * an attempt (`buildAgentLaunch`: own process group, account env, `BULLSWARM_POOL`,
+ * `BULLSWARM_HOME`), but not an attempt: nothing is written to the attempt
  * files and no attempt number is used.
  *
  * Verdicts: an answer (the connector classifies `ok`) → ok, whatever its wording (the probe
@@ -92,25 +82,16 @@ export async function probeFreeModel(options: ProbeFreeModelOptions): Promise<Pr
 
   let reason: string | undefined;
   try {
-    const invocation = options.connector.buildInvocation({
+    const { invocation, env } = buildAgentLaunch(options, {
       prompt: PROBE_PROMPT,
       model: options.model,
       cwd: options.cwd,
       addDirs: [],
-      ...(options.account === undefined ? {} : { account: options.account }),
-      accountEnv: options.accountEnv,
-      extraEnv: { ...(options.extraEnv ?? {}), [BULLSWARM_POOL]: options.poolId },
-      bullswarmHome: options.bullswarmHome,
-      ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
     });
     const run = await runAgentProcess({
       connector: options.connector,
       invocation,
-      env: buildChildEnv(
-        options.env ?? process.env,
-        invocation.env,
-        options.callerMarkers ?? options.connector.callerEnv,
-      ),
+      env,
       timeoutMs: options.timeoutMs ?? 60_000,
       killGraceMs: options.killGraceMs ?? 5_000,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
