@@ -8,11 +8,12 @@ import { MAX_CONCURRENCY } from '../program/program-schema';
 import type { WorkflowProgram } from '../program/workflow-program';
 import { assertNotViewOnly, loadRun } from '../state/load-run';
 import { type RunPaths, runPaths } from '../state/run-paths';
-import { FINAL_STATUSES, type RunState, STATE_VERSION, type StepState } from '../state/run-state';
+import { FINAL_STATUSES, type RunState, STATE_VERSION } from '../state/run-state';
 import { ENGINE_VERSION } from '../version';
 import { resolveInputs } from './resolve-inputs';
 import {
   type ProgramRecord,
+  resetStep,
   stepDependants,
   WorkflowRunner,
   type WorkflowRunOptions,
@@ -230,11 +231,6 @@ function reconcile(state: RunState): void {
     }
     if (step.status === 'running') step.status = 'pending';
   }
-}
-
-function resetStep(step: StepState): void {
-  step.status = 'pending';
-  for (const key of ['blockedBy', 'why', 'kind', 'backAt', 'endedAt'] as const) delete step[key];
 }
 
 /**

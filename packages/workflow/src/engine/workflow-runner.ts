@@ -102,6 +102,12 @@ export function defaultStepDispatcher(runtime: BullswarmRuntime): StepDispatcher
   return (request) => dispatchTask(runtime, request);
 }
 
+/** Clears a step's verdict (status `pending`, no why, kind, back-at, end or blockers) before it runs again. */
+export function resetStep(step: StepState): void {
+  step.status = 'pending';
+  for (const key of ['blockedBy', 'why', 'kind', 'backAt', 'endedAt'] as const) delete step[key];
+}
+
 /** Step id → the ids of the steps that depend on it directly, in program order. */
 export function stepDependants(steps: readonly WorkflowStep[]): Map<string, string[]> {
   const dependants = new Map<string, string[]>();
@@ -335,9 +341,9 @@ export class WorkflowRunner {
 
   private async runStep(def: WorkflowStep): Promise<void> {
     const st = this.stepStates.get(def.id) as StepState;
+    resetStep(st);
     st.status = 'running';
     st.startedAt = now();
-    for (const key of ['endedAt', 'kind', 'why', 'backAt', 'blockedBy'] as const) delete st[key];
     this.emit({ type: 'step.started', step: def.id }, { urgent: true });
     if (def.forEach) await this.runFanOut(def, st);
     else await this.runSingle(def, st);
