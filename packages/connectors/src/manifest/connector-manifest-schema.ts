@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../parsers';
-import { checkTemplate, TEMPLATE_VARIABLES } from './template';
+import { checkTemplate } from './template';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -217,5 +217,3 @@ export type ConnectorManifestInput = z.input<typeof connectorManifestSchema>;
 
 /** A parsed manifest with every default filled in. */
 export type ConnectorManifest = z.output<typeof connectorManifestSchema>;
-
-export { TEMPLATE_VARIABLES };
