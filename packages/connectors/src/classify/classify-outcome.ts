@@ -1,9 +1,4 @@
-import type {
-  ConnectorV1ClassifyInput,
-  ConnectorV1Notice,
-  ConnectorV1Outcome,
-  ConnectorV1OutcomeKind,
-} from '../spec/v1';
+import type { ConnectorV1ClassifyInput, ConnectorV1Notice, ConnectorV1Outcome } from '../spec/v1';
 import {
   AUTH_CODES,
   AUTH_PATTERNS,
@@ -149,7 +144,7 @@ export function classifyOutcome(
         .map((match) => parseResetFromText(match.text, input.now, timeZone))
         .find((value) => value !== undefined);
       const resetsAt = structured ?? fromText;
-      return outcome('quota', 'usage limit', evidenceMatch.text, resetsAt === undefined ? {} : { resetsAt });
+      return outcome('quota', evidenceMatch.text, resetsAt === undefined ? {} : { resetsAt });
     }
     if (best.kind === 'throttle') {
       const structured = same.find((match) => match.notice?.retryAfterMs !== undefined)?.notice?.retryAfterMs;
@@ -159,15 +154,15 @@ export function classifyOutcome(
         same.map((match) => parseWaitFromText(match.text)).find((value) => value !== undefined) ??
         parseWaitFromText(input.stderr) ??
         structured;
-      return outcome('throttle', 'rate limited', evidenceMatch.text, waitMs === undefined ? {} : { waitMs });
+      return outcome('throttle', evidenceMatch.text, waitMs === undefined ? {} : { waitMs });
     }
-    return outcome('auth', 'sign-in failure', evidenceMatch.text, {});
+    return outcome('auth', evidenceMatch.text, {});
   }
 
   const mapped = exitCode === null ? undefined : options.exitCodes?.[String(exitCode)];
   if (mapped) {
     const text = lastLine(input.stderr) || `exit code ${exitCode}`;
-    return outcome(mapped, labelOf(mapped), `exit code ${exitCode}: ${text}`, {});
+    return outcome(mapped, `exit code ${exitCode}: ${text}`, {});
   }
   if (exitedCleanly && !parsed.isError) {
     return {
@@ -195,18 +190,20 @@ export function classifyOutcome(
   };
 }
 
-function labelOf(kind: FailureKind): string {
-  return kind === 'quota' ? 'usage limit' : kind === 'auth' ? 'sign-in failure' : 'rate limited';
-}
+const LABELS: Record<FailureKind, string> = {
+  quota: 'usage limit',
+  auth: 'sign-in failure',
+  throttle: 'rate limited',
+};
 
+/** A failure verdict: `message` is the kind's label and the clipped evidence. */
 function outcome(
-  kind: ConnectorV1OutcomeKind,
-  label: string,
+  kind: FailureKind,
   text: string,
   extra: { resetsAt?: number; waitMs?: number },
 ): ConnectorV1Outcome {
   const evidence = clip(text);
-  return { kind, message: `${label}: ${evidence}`, evidence, ...extra };
+  return { kind, message: `${LABELS[kind]}: ${evidence}`, evidence, ...extra };
 }
 
 function lastLine(text: string): string {
