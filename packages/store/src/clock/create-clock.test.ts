@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidEnvironmentError } from '../errors/invalid-environment-error';
+import { catchError } from '../test-support/catch-error';
 import { BULLSWARM_NOW, createClock, parseIsoInstant } from './create-clock';
 
 describe('createClock', () => {
@@ -28,12 +29,7 @@ describe('createClock', () => {
   it.each(['yesterday', '2026-09-10T12:00:00', '2026-02-30T00:00:00Z', '1789041600000', '2026-13-01'])(
     'refuses %s naming BULLSWARM_NOW and the expected form',
     (text) => {
-      let caught: unknown;
-      try {
-        createClock({ BULLSWARM_NOW: text });
-      } catch (error) {
-        caught = error;
-      }
+      const caught = catchError(() => createClock({ BULLSWARM_NOW: text }));
       expect(InvalidEnvironmentError.isInstance(caught)).toBe(true);
       const error = caught as InvalidEnvironmentError;
       expect(error.variable).toBe(BULLSWARM_NOW);

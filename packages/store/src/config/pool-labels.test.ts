@@ -5,6 +5,7 @@ import { ConfigFileError } from '../errors/config-file-error';
 import { InvalidLabelError } from '../errors/invalid-label-error';
 import { UnknownPoolError } from '../errors/unknown-pool-error';
 import { homePaths } from '../home/home-paths';
+import { catchError } from '../test-support/catch-error';
 import { useTempDirs } from '../test-support/temp-dir';
 import {
   clearLabel,
@@ -35,15 +36,6 @@ function homeWithPools(...ids: string[]): string {
     }
   });
   return home;
-}
-
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
 }
 
 describe('pool labels', () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigFileError } from '../errors/config-file-error';
 import { homePaths } from '../home/home-paths';
+import { catchError } from '../test-support/catch-error';
 import { useTempDirs } from '../test-support/temp-dir';
 import { readState, updateState } from './state-file';
 import { emptyState, type StatePool } from './state-file-schema';
@@ -20,15 +21,6 @@ function pool(id: string, extra: Partial<StatePool> = {}): StatePool {
     addedAt: '2026-09-01T00:00:00.000Z',
     ...extra,
   };
-}
-
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
 }
 
 describe('readState', () => {

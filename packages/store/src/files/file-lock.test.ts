@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { FileLockTimeoutError } from '../errors/file-lock-timeout-error';
 import { NestedFileLockError } from '../errors/nested-file-lock-error';
+import { catchError } from '../test-support/catch-error';
 import { spawnNode } from '../test-support/spawn-node';
 import { useTempDirs } from '../test-support/temp-dir';
 import { lockPathFor, withFileLock } from './file-lock';
@@ -34,13 +35,9 @@ describe('withFileLock', () => {
 
   it('refuses a nested lock of the same file, allows another file', () => {
     const dir = tempDir();
-    const error = (() => {
-      try {
-        withFileLock(join(dir, 'a.json'), () => withFileLock(join(dir, 'a.json'), () => 1));
-      } catch (caught) {
-        return caught;
-      }
-    })();
+    const error = catchError(() =>
+      withFileLock(join(dir, 'a.json'), () => withFileLock(join(dir, 'a.json'), () => 1)),
+    );
     expect(NestedFileLockError.isInstance(error)).toBe(true);
     expect(withFileLock(join(dir, 'a.json'), () => withFileLock(join(dir, 'b.json'), () => 'ok'))).toBe('ok');
   });
@@ -50,12 +47,7 @@ describe('withFileLock', () => {
     const holder = new Database(lockPathFor(file));
     holder.exec('BEGIN EXCLUSIVE');
     try {
-      let caught: unknown;
-      try {
-        withFileLock(file, () => 1, { timeoutMs: 30 });
-      } catch (error) {
-        caught = error;
-      }
+      const caught = catchError(() => withFileLock(file, () => 1, { timeoutMs: 30 }));
       expect(FileLockTimeoutError.isInstance(caught)).toBe(true);
       expect((caught as FileLockTimeoutError).filePath).toBe(file);
       expect((caught as FileLockTimeoutError).message).toMatch(/another bullswarm process held/);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreInputError } from '../errors/store-input-error';
 import { readProcessStartTime } from '../process/process-liveness';
+import { catchError } from '../test-support/catch-error';
 import { useTempDirs } from '../test-support/temp-dir';
 import { type EmbeddedBullswarmStore, openStore } from './open-store';
 
@@ -80,12 +81,7 @@ describe('in-flight ledger', () => {
       [{ ...base, expectedMinutes: -1 }, 'expectedMinutes'],
     ];
     for (const [entry, field] of cases) {
-      let caught: unknown;
-      try {
-        store.ledger.record(entry as never);
-      } catch (error) {
-        caught = error;
-      }
+      const caught = catchError(() => store.ledger.record(entry as never));
       expect(StoreInputError.isInstance(caught), field).toBe(true);
       expect((caught as StoreInputError).field).toBe(field);
       expect((caught as StoreInputError).message).toContain(`ledger.record: ${field} must be`);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StoreBusyError } from '../errors/store-busy-error';
 import { StoreMigrationError } from '../errors/store-migration-error';
 import { StoreOpenError } from '../errors/store-open-error';
+import { catchError } from '../test-support/catch-error';
 import { useTempDirs } from '../test-support/temp-dir';
 import type { StoreMigrations } from './migrations';
 import {
@@ -24,15 +25,6 @@ function open(options: OpenStoreOptions): EmbeddedBullswarmStore {
   const store = openStore(options);
   opened.push(store);
   return store;
-}
-
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
 }
 
 const swarm = (migrations: StoreMigrations['migrations']): StoreMigrations => ({
