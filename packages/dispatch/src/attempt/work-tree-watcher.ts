@@ -11,8 +11,11 @@ export interface WatchWorkTreeOptions {
   readonly roots: readonly string[];
   /** Absolute paths whose changes do not count (e.g. the attempt files' directory). */
   readonly ignorePaths?: readonly string[];
-  /** Called on every change of a file or directory in a watched tree. */
-  readonly onChange: () => void;
+  /**
+   * Called on every change of a file or directory in a watched tree, with its path when the
+   * platform names it (`watch` mode); undefined when a polling scan saw the tree change.
+   */
+  readonly onChange: (path: string | undefined) => void;
   /** Scan interval of the polling fallback, ms (default 5000). */
   readonly pollMs?: number;
   /** Force the polling fallback (tests; platforms without inotify-like watches). */
@@ -87,7 +90,7 @@ export function watchWorkTree(options: WatchWorkTreeOptions): WorkTreeWatcher {
         };
         for (const root of roots) await walk(root);
         const signature = `${count}:${mtimes}:${sizes}`;
-        if (previous !== undefined && signature !== previous && !closed) options.onChange();
+        if (previous !== undefined && signature !== previous && !closed) options.onChange(undefined);
         previous = signature;
       } finally {
         scanning = false;
@@ -107,7 +110,7 @@ export function watchWorkTree(options: WatchWorkTreeOptions): WorkTreeWatcher {
         const name = filename === null ? undefined : filename.toString();
         const path = name === undefined ? directory : join(directory, name);
         if (isIgnored(path)) return;
-        options.onChange();
+        options.onChange(path);
         // A new directory (or one moved in) gets its own watch.
         if (name !== undefined) {
           stat(path).then(
