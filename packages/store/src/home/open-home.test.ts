@@ -24,16 +24,16 @@ describe('resolveHome', () => {
 
 describe('openHome', () => {
   it('exposes the paths of the home', () => {
-    const home = openHome({ env: { BULLSWARM_HOME: '/srv/bs' } });
-    expect({ ...homePaths('/srv/bs') }).toEqual({
+    const paths = {
       home: '/srv/bs',
       statePath: '/srv/bs/state.json',
       labelsPath: '/srv/bs/pool-labels.json',
       dbPath: '/srv/bs/bullswarm.db',
       workflowsDir: '/srv/bs/workflows',
       providersDir: '/srv/bs/providers',
-    });
-    expect(home.statePath).toBe('/srv/bs/state.json');
+    };
+    expect(homePaths('/srv/bs')).toEqual(paths);
+    expect(openHome({ env: { BULLSWARM_HOME: '/srv/bs' } })).toMatchObject(paths);
     expect(openHome({ home: '/other', env: { BULLSWARM_HOME: '/srv/bs' } }).home).toBe('/other');
   });
 
