@@ -3,26 +3,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConnectorLoadError } from '../errors';
+import { minimalManifest } from '../test-support/fixtures';
 import { connectorManifestJsonSchema, connectorManifestSchema } from './connector-manifest-schema';
 import { parseConnectorManifest } from './parse-connector-manifest';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const providersRoot = resolve(packageRoot, '..', '..', 'providers');
-
-const minimalManifest = () => ({
-  specificationVersion: 'connector-v1',
-  id: 'foo',
-  displayName: 'Foo',
-  providerFamily: 'foo',
-  invocation: { command: 'foo', prompt: { mode: 'stdin' } },
-  outputFormat: 'text',
-  lanes: ['analyze'],
-  pacingWindow: 'weekly',
-  hasFiveHourWindow: false,
-  cost: 1,
-  modelProfiles: { low: [{ model: 'foo-small' }] },
-  meter: { type: 'none' },
-});
 
 describe('connector.schema.json', () => {
   it('is the JSON Schema generated from the zod schema (pinned)', async () => {

@@ -6,6 +6,7 @@ import { SIM_CLI_PATH } from '../bundled-command';
 import { ConnectorTemplateError } from '../errors';
 import { loadBuiltinConnectors } from '../loading';
 import type { ConnectorV1Request } from '../spec/v1';
+import { minimalManifest } from '../test-support/fixtures';
 import { connectorManifestSchema } from './connector-manifest-schema';
 import {
   createManifestConnector,
@@ -228,7 +229,7 @@ describe('manifest connector fields', () => {
     expect(isCallerEnv(get('codex'), { CODEX_THREAD_ID: 't' })).toBe(true);
     expect(isCallerEnv(get('codex'), { CLAUDECODE: '1' })).toBe(false);
     const prefixed = createManifestConnector(
-      connectorManifestSchema.parse({ ...minimal(), callerEnv: ['FOO_AGENT_*'] }),
+      connectorManifestSchema.parse({ ...minimalManifest(), callerEnv: ['FOO_AGENT_*'] }),
       { sourcePath: 'x' },
     );
     expect(isCallerEnv(prefixed, { FOO_AGENT_SESSION: 'abc' })).toBe(true);
@@ -238,7 +239,7 @@ describe('manifest connector fields', () => {
   it('throws a ConnectorTemplateError naming the template when an env value is missing', () => {
     const connector = createManifestConnector(
       connectorManifestSchema.parse({
-        ...minimal(),
+        ...minimalManifest(),
         invocation: { command: 'foo', args: ['--home', '{{env.FOO_HOME}}'], prompt: { mode: 'stdin' } },
       }),
       { sourcePath: 'x' },
@@ -282,20 +283,3 @@ describe('detect', () => {
     expect(none).toEqual({ accounts: [] });
   });
 });
-
-function minimal() {
-  return {
-    specificationVersion: 'connector-v1',
-    id: 'foo',
-    displayName: 'Foo',
-    providerFamily: 'foo',
-    invocation: { command: 'foo', prompt: { mode: 'stdin' } },
-    outputFormat: 'text',
-    lanes: ['analyze'],
-    pacingWindow: 'weekly',
-    hasFiveHourWindow: false,
-    cost: 1,
-    modelProfiles: { low: [{ model: 'foo-small' }] },
-    meter: { type: 'none' },
-  } as const;
-}

@@ -55,3 +55,21 @@ export type NoticeTextCase = {
 export function readNoticeTexts(cli: string): NoticeTextCase[] {
   return JSON.parse(readFixture(`${cli}/notice-texts.json`)) as NoticeTextCase[];
 }
+
+/** The smallest valid connector.json: every optional field left to its default. */
+export function minimalManifest() {
+  return {
+    specificationVersion: 'connector-v1',
+    id: 'foo',
+    displayName: 'Foo',
+    providerFamily: 'foo',
+    invocation: { command: 'foo', prompt: { mode: 'stdin' } },
+    outputFormat: 'text',
+    lanes: ['analyze'],
+    pacingWindow: 'weekly',
+    hasFiveHourWindow: false,
+    cost: 1,
+    modelProfiles: { low: [{ model: 'foo-small' }] },
+    meter: { type: 'none' },
+  } as const;
+}
