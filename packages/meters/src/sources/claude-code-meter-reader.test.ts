@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MeterReadError } from '../errors/meter-read-error';
+import type { MeterReadError } from '../errors/meter-read-error';
+import { readError } from '../test-support/read-error';
 import { readContext, tempDir } from '../test-support/temp-dir';
 import { closedLoopbackUrl, startUsageServer } from '../test-support/usage-server';
 import { createClaudeCodeMeterReader } from './claude-code-meter-reader';
@@ -31,15 +32,6 @@ async function configDirWithCredentials(oauth: Record<string, unknown> = {}): Pr
     }),
   );
   return dir;
-}
-
-async function readError(promise: Promise<unknown>): Promise<MeterReadError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MeterReadError.isInstance(error)) throw new Error(`expected a MeterReadError, got ${String(error)}`);
-  return error;
 }
 
 function expectNoToken(error: MeterReadError) {

@@ -1,20 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MeterReadError } from '../errors/meter-read-error';
+import { readError } from '../test-support/read-error';
 import { readContext } from '../test-support/temp-dir';
 import { createCommandMeterReader } from './command-meter-reader';
 
 const fakeMeter = fileURLToPath(new URL('../__fixtures__/fake-meter.mjs', import.meta.url));
 const node = process.execPath;
-
-async function readError(promise: Promise<unknown>): Promise<MeterReadError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MeterReadError.isInstance(error)) throw new Error(`expected a MeterReadError, got ${String(error)}`);
-  return error;
-}
 
 describe('command reader', () => {
   it('parses stdout as a meter reading', async () => {
