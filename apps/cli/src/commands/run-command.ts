@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AttemptReport, BullswarmRuntime, DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
+import type { AttemptReport, DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
+import { BUILTIN_TIERS, type BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import {
   type CandidateRow,
   DEFAULT_LANE_TIER,
@@ -12,6 +13,7 @@ import {
   type RouteDecision,
   type RouteTask,
 } from '@bullswarm/pacing';
+import { TIER_PATTERN } from '@bullswarm/store';
 import { CliExit, CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
 import { type CommandContext, openCliRuntime, printJson } from '../cli/command-context';
@@ -32,8 +34,6 @@ export interface RunOptions {
   /** `--no-caller`: accepted and ignored (the caller is never a pool of its own run). */
   readonly caller?: boolean;
 }
-
-const TIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** A checked `bullswarm run` command line. */
 export interface RunPlan {
@@ -126,7 +126,7 @@ export async function planRun(
  * otherwise read as "no pool has a model for tier hgih" — a routing outcome instead of bad input.
  */
 function checkTierKnown(runtime: BullswarmRuntime, tier: string): void {
-  const known = new Set(['low', 'medium', 'high']);
+  const known = new Set<string>(BUILTIN_TIERS);
   for (const connector of runtime.connectors.values()) {
     for (const name of Object.keys(connector.modelProfiles)) known.add(name);
   }

@@ -8,14 +8,13 @@ import {
   stallThresholdMinutes,
   type WindowKind,
 } from '@bullswarm/pacing';
+import { TIER_PATTERN } from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, printJson, withRuntime } from '../cli/command-context';
 import { alignColumns } from '../output/align-columns';
 import { parseInstant } from '../parse/parse-options';
 import { orderedTiers } from '../pools/pool-view';
 import { checkAllowedModel } from './pools-command';
-
-const TIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** One (pool, tier) row of `bullswarm strategy`. */
 export interface StrategyRow {
