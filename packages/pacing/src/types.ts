@@ -22,6 +22,9 @@ export type EffortTier = string;
 /** The metered windows a provider can report. */
 export type WindowKind = 'five_hour' | 'weekly' | 'monthly';
 
+/** All window kinds, shortest first (the order ties between windows and window lists follow). */
+export const WINDOW_KINDS: readonly WindowKind[] = ['five_hour', 'weekly', 'monthly'];
+
 /** The subscription window a pool is paced from. The 5-hour window never paces. */
 export type PacingWindowKind = 'weekly' | 'monthly';
 

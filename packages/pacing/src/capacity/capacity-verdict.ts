@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors/invalid-input-error';
 import { formatCompact, windowLabel } from '../format';
 import { effectiveWindow } from '../meter/effective-window';
 import { meterReadings } from '../meter/find-window';
-import type { PoolMeter, WindowKind } from '../types';
+import { type PoolMeter, WINDOW_KINDS, type WindowKind } from '../types';
 
 /** What an agent should do about its own room (swarm-autonomy, "The capacity loop"). */
 export type CapacityVerdictKind = 'ok' | 'low' | 'critical' | 'unknown';
@@ -19,9 +19,6 @@ export interface CapacityVerdict {
   /** One human sentence saying why. */
   readonly reason: string;
 }
-
-/** Ties between windows with the same free share bind in this order (the shortest window first). */
-const KIND_ORDER: readonly WindowKind[] = ['five_hour', 'weekly', 'monthly'];
 
 /**
  * The capacity verdict of a meter. The binding window is the effective window with the least
@@ -75,7 +72,7 @@ export function capacityVerdict(input: {
     const free = Math.min(100, Math.max(0, 100 - effectiveWindow(raw, input.now).usedPct));
     const tighter =
       free < windowFree ||
-      (free === windowFree && KIND_ORDER.indexOf(raw.kind) < KIND_ORDER.indexOf(bindingWindow));
+      (free === windowFree && WINDOW_KINDS.indexOf(raw.kind) < WINDOW_KINDS.indexOf(bindingWindow));
     if (tighter) {
       windowFree = free;
       bindingWindow = raw.kind;

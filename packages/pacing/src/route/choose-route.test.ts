@@ -421,6 +421,18 @@ describe('no pool', () => {
     );
     expect(decision.backAt).toBe(NOW + 600 * MINUTE);
     expect(decision.rejected[0]!.spentWindows).toEqual(['five_hour', 'weekly']);
+    // Listed shortest first, whatever order the meter reports them in.
+    const reversed = makePool('reversed', {
+      windows: [
+        windowResetting('monthly', 100, 900),
+        windowResetting('weekly', 100, 600),
+        windowResetting('five_hour', 100, 30),
+      ],
+    });
+    expect(pick([reversed]).rejected[0]).toMatchObject({
+      spentWindows: ['five_hour', 'weekly', 'monthly'],
+      window: 'monthly',
+    });
   });
 
   it('says `no eligible pool` with every pool and its reason when none can run the task', () => {

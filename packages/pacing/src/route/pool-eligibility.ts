@@ -2,9 +2,14 @@ import { BURST_BLOCK_PCT } from '../constants';
 import { formatTime, windowLabel } from '../format';
 import { effectiveWindow } from '../meter/effective-window';
 import { meterReadings } from '../meter/find-window';
-import type { PoolRejection, PoolSnapshot, RouteTask, TaskRoute, WindowKind } from '../types';
-
-const KIND_LENGTH_ORDER: Readonly<Record<WindowKind, number>> = { five_hour: 0, weekly: 1, monthly: 2 };
+import {
+  type PoolRejection,
+  type PoolSnapshot,
+  type RouteTask,
+  type TaskRoute,
+  WINDOW_KINDS,
+  type WindowKind,
+} from '../types';
 
 /**
  * The hard checks no later step can override, in order: disabled → `disabled`; lane not declared
@@ -45,9 +50,7 @@ export function checkSpent(pool: PoolSnapshot, now: number): PoolRejection | nul
   if (spent.length === 0) return null;
   let binding = spent[0]!;
   for (const s of spent.slice(1)) if (bindsLater(s, binding)) binding = s;
-  const spentWindows = [...new Set(spent.map((s) => s.kind))].sort(
-    (a, b) => KIND_LENGTH_ORDER[a] - KIND_LENGTH_ORDER[b],
-  );
+  const spentWindows = WINDOW_KINDS.filter((kind) => spent.some((s) => s.kind === kind));
   const until = binding.resetsAt === undefined ? '' : ` until ${formatTime(binding.resetsAt)}`;
   return {
     poolId: pool.id,
@@ -67,7 +70,7 @@ function bindsLater(
   const bUnknown = b.resetsAt === undefined;
   if (aUnknown !== bUnknown) return aUnknown;
   if (!aUnknown && a.resetsAt !== b.resetsAt) return a.resetsAt! > b.resetsAt!;
-  return KIND_LENGTH_ORDER[a.kind] > KIND_LENGTH_ORDER[b.kind];
+  return WINDOW_KINDS.indexOf(a.kind) > WINDOW_KINDS.indexOf(b.kind);
 }
 
 /**

@@ -1,9 +1,8 @@
 import { InvalidInputError } from '../errors/invalid-input-error';
-import { LANES, type PoolSnapshot, type RouteSettings, type RouteTask } from '../types';
+import { LANES, type PoolSnapshot, type RouteSettings, type RouteTask, WINDOW_KINDS } from '../types';
 
 const TASK_KINDS = ['single-run', 'workflow-step'];
 const PIN_SOURCES = ['--worker-pool', 'step restart', 'gate retry'];
-const WINDOW_KINDS = ['five_hour', 'weekly', 'monthly'] as const;
 
 /**
  * Rejects input no decision can be made from, naming the field and what would be valid:

@@ -1,4 +1,4 @@
-import type { MeterWindow, WindowKind } from '@bullswarm/pacing';
+import { type MeterWindow, WINDOW_KINDS, type WindowKind } from '@bullswarm/pacing';
 import type Database from 'better-sqlite3';
 import type { MeterCacheEntry, MeterLog, MeterReadingRow } from '../store-types';
 import type { BusyRunner } from './busy-retry';
@@ -10,7 +10,6 @@ import {
   requireOneOf,
   requireString,
   requireTime,
-  WINDOW_KINDS,
   windowsToJson,
 } from './validate-input';
 

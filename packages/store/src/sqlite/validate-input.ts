@@ -1,3 +1,4 @@
+import { WINDOW_KINDS } from '@bullswarm/pacing';
 import { StoreInputError } from '../errors/store-input-error';
 
 /** Field checks for values handed to the store; each throws {@link StoreInputError} naming the field. */
@@ -60,7 +61,6 @@ export function requireBoolean(operation: string, field: string, value: unknown)
   return value;
 }
 
-export const WINDOW_KINDS = ['five_hour', 'weekly', 'monthly'] as const;
 export const RUN_OUTCOMES = [
   'ok',
   'failed',
