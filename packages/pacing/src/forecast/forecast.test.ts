@@ -4,13 +4,15 @@ import { forecastWindow } from './forecast-window';
 import { inflightCharge } from './inflight-charge';
 import { flatChargedRecords, remainingMinutes, timedInflightSpend } from './remaining-minutes';
 
-describe('forecastWindow', () => {
-  const inflight = [
-    inflightRecord('timed', 4, 10),
-    inflightRecord('overdue', 30, 10),
-    inflightRecord('untimed', 1),
-  ];
+// Started 4 minutes ago expecting 10 (6 left), 30 minutes ago expecting 10 (overdue, 0 left), and
+// one without an expected duration.
+const inflight = [
+  inflightRecord('timed', 4, 10),
+  inflightRecord('overdue', 30, 10),
+  inflightRecord('untimed', 1),
+];
 
+describe('forecastWindow', () => {
   it('adds rate × remaining minutes of timed in-flight work, then the candidate', () => {
     const result = forecastWindow({ usedPct: 50, ratePerMinute: 2, inflight, candidateMinutes: 5, now: NOW });
     expect(result.projectedPct).toBeCloseTo(62, 9);
@@ -34,12 +36,6 @@ describe('forecastWindow', () => {
 });
 
 describe('inflightCharge', () => {
-  const inflight = [
-    inflightRecord('timed', 4, 10),
-    inflightRecord('overdue', 30, 10),
-    inflightRecord('untimed', 1),
-  ];
-
   it.each([
     [null, 3, { total: 9, rateBased: 0, flat: 9 }],
     [null, 0, { total: 0, rateBased: 0, flat: 0 }],
@@ -54,12 +50,6 @@ describe('inflightCharge', () => {
 });
 
 describe('in-flight primitives', () => {
-  const inflight = [
-    inflightRecord('timed', 4, 10),
-    inflightRecord('overdue', 30, 10),
-    inflightRecord('untimed', 1),
-  ];
-
   it('remainingMinutes has no floor below 0 and is null when unknown', () => {
     expect(inflight.map((r) => remainingMinutes(r, NOW))).toEqual([6, 0, null]);
   });
