@@ -1,12 +1,13 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
+import { UnknownPoolError } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { type SimPool, writeSimHome, writeSimMeter } from '../test-support/sim-home';
 import { tempDirs } from '../test-support/swarm-fixture';
 import { capacityThresholds, parseCapacityCaps } from './capacity-env';
-import { readCapacity } from './read-capacity';
+import { readCapacity, resolvePool } from './read-capacity';
 
 const dirs = tempDirs();
 const runtimes: BullswarmRuntime[] = [];
@@ -100,6 +101,20 @@ describe('readCapacity', () => {
     await expect(
       readCapacity(runtime, { pool: 'work1', env: { BULLSWARM_CAPACITY_CAP: '@nope=5' } }),
     ).rejects.toThrow(/caps on declared pools \(@work1\)/);
+  });
+
+  it('resolvePool takes an id or a label, with or without the @ sigil, and only declared pools', async () => {
+    const { runtime } = await home([work1]);
+    for (const ref of ['work1', '@work1', 'sim:work1', '@sim:work1']) {
+      expect(resolvePool(runtime, ref), ref).toBe('sim:work1');
+    }
+    expect(() => resolvePool(runtime, '@ghost')).toThrow(UnknownPoolError);
+    expect(() => resolvePool(runtime, '@ghost')).toThrow(/"ghost"/);
+    // A self pool given as @label resolves like one typed on a command line.
+    expect(await readCapacity(runtime, { self: true, env: { BULLSWARM_POOL: '@work1' } })).toMatchObject({
+      poolId: 'sim:work1',
+      line: 'capacity=ok 64% @work1',
+    });
   });
 
   it('is unknown, never ok, outside a bullswarm launch, for an undeclared pool, and without a meter', async () => {

@@ -124,7 +124,7 @@ export async function readCapacity(
         expected: 'a pool id or label, or --self inside a bullswarm launch',
       });
     }
-    poolId = resolvePool(runtime, options.pool.replace(/^@/, ''));
+    poolId = resolvePool(runtime, options.pool);
   }
   const label = runtime.label(poolId);
   const cap = capFor(runtime, poolId, caps);
@@ -172,11 +172,17 @@ export async function readCapacity(
   };
 }
 
-/** A pool id from an id or label; only declared pools resolve. */
+/**
+ * A pool id from an id or label, as written on a command line, in a plan's `pools` or in a cap:
+ * `@work1`, `work1` or `sim:work1` (one leading `@` is the account sigil and is dropped). Only
+ * declared pools resolve.
+ * @throws UnknownPoolError naming the ref (without its `@`) and the declared pools.
+ */
 export function resolvePool(runtime: BullswarmRuntime, ref: string): string {
-  const direct = runtime.state.pools.find((pool) => pool.id === ref);
+  const name = ref.startsWith('@') ? ref.slice(1) : ref;
+  const direct = runtime.state.pools.find((pool) => pool.id === name);
   if (direct) return direct.id;
-  return runtime.home.resolvePoolRef(ref);
+  return runtime.home.resolvePoolRef(name);
 }
 
 /**

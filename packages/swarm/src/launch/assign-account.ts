@@ -78,7 +78,7 @@ export async function assignAccount(
   const lease = swarm.leases.acquire({
     ...(planDoc.pools === undefined
       ? {}
-      : { declaredPoolIds: planDoc.pools.map((ref) => resolvePool(runtime, ref.replace(/^@/, ''))) }),
+      : { declaredPoolIds: planDoc.pools.map((ref) => resolvePool(runtime, ref)) }),
     poolId: pick.best.poolId,
     holder: address,
     owner,

@@ -93,8 +93,7 @@ export async function pickAccount(
   const leaveOut = (poolId: string, reason: string) => {
     if (!leftOut.has(poolId)) leftOut.set(poolId, reason);
   };
-  for (const ref of options.exclude ?? [])
-    leaveOut(resolvePool(runtime, ref.replace(/^@/, '')), 'excluded (--exclude)');
+  for (const ref of options.exclude ?? []) leaveOut(resolvePool(runtime, ref), 'excluded (--exclude)');
   const ownPools = new Set<string>();
   const ownerAgent = swarm.agents.get(options.owner);
   if (ownerAgent?.poolId) ownPools.add(ownerAgent.poolId);
@@ -103,7 +102,7 @@ export async function pickAccount(
   for (const lease of swarm.leases.list())
     leaveOut(lease.poolId, `leased to ${lease.holder} by ${lease.owner}`);
   if (options.plan?.pools !== undefined) {
-    const declared = new Set(options.plan.pools.map((ref) => resolvePool(runtime, ref.replace(/^@/, ''))));
+    const declared = new Set(options.plan.pools.map((ref) => resolvePool(runtime, ref)));
     for (const pool of runtime.state.pools) {
       if (!declared.has(pool.id)) leaveOut(pool.id, `not declared by plan ${options.plan.id}`);
     }

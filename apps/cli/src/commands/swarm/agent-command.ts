@@ -20,8 +20,7 @@ export async function agentRegisterCommand(
     const self = await selfOf(context, address, '<addr>');
     const pid = parseInteger(options.pid, '--pid');
     const poolRef = options.pool ?? (address === undefined ? context.io.env.BULLSWARM_POOL : undefined);
-    const poolId =
-      poolRef === undefined || poolRef === '' ? undefined : resolvePool(runtime, poolRef.replace(/^@/, ''));
+    const poolId = poolRef === undefined || poolRef === '' ? undefined : resolvePool(runtime, poolRef);
     const plan = options.plan === undefined ? undefined : await planOf(context, swarm, options.plan);
     const agent = swarm.agents.register({
       address: self,

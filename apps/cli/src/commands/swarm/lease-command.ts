@@ -22,7 +22,7 @@ export async function leaseCommand(
 ): Promise<void> {
   const { loadPlan, resolvePool } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm, runtime) => {
-    const poolId = resolvePool(runtime, ref.replace(/^@/, ''));
+    const poolId = resolvePool(runtime, ref);
     const plan = options.plan === undefined ? undefined : await planOf(context, swarm, options.plan);
     let declaredPoolIds: string[] | undefined;
     if (plan) {
@@ -33,7 +33,7 @@ export async function leaseCommand(
         address: options.owner,
         action: `lease ${poolId}`,
       });
-      declaredPoolIds = loadPlan(plan).pools?.map((p) => resolvePool(runtime, p.replace(/^@/, '')));
+      declaredPoolIds = loadPlan(plan).pools?.map((p) => resolvePool(runtime, p));
     }
     const ttlSec = parseInteger(options.ttl, '--ttl');
     const ownerPool =
@@ -66,7 +66,7 @@ export async function leaseReleaseCommand(
 ): Promise<void> {
   const { resolvePool } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm, runtime) => {
-    const poolId = resolvePool(runtime, ref.replace(/^@/, ''));
+    const poolId = resolvePool(runtime, ref);
     const by =
       options.as === undefined && context.io.env.BULLSWARM_AGENT === undefined
         ? undefined
