@@ -3,6 +3,7 @@ import { hasErrorMarker } from '@bullswarm/pacing';
 import type { PlanLocation, Swarm } from '@bullswarm/swarm';
 import { CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, withRuntime } from '../../cli/command-context';
+import { parseWholeNumber } from '../../parse/parse-options';
 
 /** Swarm errors that mean the input was wrong (exit 2); every other swarm refusal exits 1. */
 const SWARM_INPUT_ERROR_KEYS = [
@@ -73,14 +74,7 @@ export function iso(ms: number | undefined | null): string {
   return ms === undefined || ms === null ? '-' : new Date(ms).toISOString();
 }
 
-/** A whole number option (`--epoch 3`, `--pid 123`). */
+/** A whole number option that may be absent (`--epoch 3`, `--pid 123`); see `parseWholeNumber`. */
 export function parseInteger(value: string | undefined, flag: string, min = 1): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min) {
-    throw new CliUsageError({
-      message: `${flag} "${value}" is not valid: expected a whole number >= ${min}`,
-      flag,
-    });
-  }
-  return Number(value);
+  return value === undefined ? undefined : parseWholeNumber(value, flag, min);
 }
