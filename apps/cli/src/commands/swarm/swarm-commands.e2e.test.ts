@@ -183,6 +183,19 @@ describe('bullswarm lead, fencing, notices, escalations', () => {
       (await run(['notify', 'lead', '--plan', 'p1', '--as', 'lane-a', 'done capacity=ok 64% @work1']))
         .exitCode,
     ).toBe(0);
+    const badEpoch = await run([
+      'lead',
+      'handover',
+      'deputy',
+      '--plan',
+      'p1',
+      '--as',
+      'boss',
+      '--epoch',
+      'one',
+    ]);
+    expect(badEpoch.exitCode).toBe(2);
+    expect(badEpoch.stderr).toContain('--epoch "one" is not valid: expected a whole number >= 1');
     expect(
       (await run(['lead', 'handover', 'deputy', '--plan', 'p1', '--as', 'boss', '--epoch', '1'])).exitCode,
     ).toBe(0);
