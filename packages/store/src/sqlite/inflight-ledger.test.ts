@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreInputError } from '../errors/store-input-error';
@@ -33,7 +34,7 @@ describe('in-flight ledger', () => {
       pid: process.pid,
     });
     expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(entry.host).toBeTruthy();
+    expect(entry.host).toBe(hostname()); // the default host
     store.ledger.record({
       id: 'fixed',
       poolId: 'grok',
