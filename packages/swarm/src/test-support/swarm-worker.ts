@@ -6,7 +6,7 @@
  *   `leads.takeover` at the given epoch and prints one JSON line (`{"won":true,"epoch":n}` or
  *   `{"won":false,"error":"FencingError",…}`).
  * - `hold-lease <json>`: registers the address with its own pid, takes the lease, prints `ready`,
- *   and heartbeats every `heartbeatMs` until it is killed.
+ *   and heartbeats every `heartbeatMs` (printing `beat` after each) until it is killed.
  */
 import { existsSync } from 'node:fs';
 import { openStore } from '@bullswarm/store';
@@ -48,7 +48,10 @@ if (command === 'takeover') {
   });
   process.stdout.write('ready\n');
   const heartbeatMs = Number(args.heartbeatMs ?? 50);
-  setInterval(() => swarm.agents.heartbeat(address), heartbeatMs);
+  setInterval(() => {
+    swarm.agents.heartbeat(address);
+    process.stdout.write('beat\n');
+  }, heartbeatMs);
 } else {
   process.stderr.write(`swarm-worker: unknown command ${command}\n`);
   process.exit(2);
