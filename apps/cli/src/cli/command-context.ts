@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
+import type { BullswarmHome } from '@bullswarm/store';
 import { type Colors, createColors, shouldColor } from '../output/color';
 import type { CliIo } from './cli-io';
 
@@ -40,6 +41,18 @@ export function createCommandContext(io: CliIo, options: GlobalOptions): Command
 export function userHomeOf(io: CliIo): string {
   const home = io.env.HOME;
   return home !== undefined && home !== '' ? home : homedir();
+}
+
+/**
+ * Opens the state home of one command (`--home`, else `$BULLSWARM_HOME`, else `~/.bullswarm`)
+ * without the connectors or meters: for commands that only read or write its files and store.
+ */
+export async function openCliHome(context: CommandContext): Promise<BullswarmHome> {
+  const { openHome } = await import('@bullswarm/store');
+  return openHome({
+    ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
+    env: context.io.env,
+  });
 }
 
 /**

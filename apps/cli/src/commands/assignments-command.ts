@@ -1,5 +1,5 @@
 import { formatDurationMs, formatTime } from '@bullswarm/pacing';
-import { type CommandContext, printJson } from '../cli/command-context';
+import { type CommandContext, openCliHome, printJson } from '../cli/command-context';
 import { alignColumns } from '../output/align-columns';
 
 /** One in-flight entry as `bullswarm assignments` shows it. */
@@ -30,11 +30,8 @@ export async function assignmentsCommand(
   context: CommandContext,
   options: { json?: boolean },
 ): Promise<void> {
-  const { createClock, openHome, poolLabel } = await import('@bullswarm/store');
-  const home = openHome({
-    ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
-    env: context.io.env,
-  });
+  const home = await openCliHome(context);
+  const { createClock, poolLabel } = await import('@bullswarm/store');
   const now = createClock(context.io.env)();
   const labels = home.readLabels();
   const store = home.openStoreIfExists();

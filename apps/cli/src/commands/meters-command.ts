@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { formatCompact, formatTime, type MeterWindow, type WindowKind } from '@bullswarm/pacing';
 import { CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
-import { type CommandContext, printJson, userHomeOf } from '../cli/command-context';
+import { type CommandContext, openCliHome, printJson, userHomeOf } from '../cli/command-context';
 import { parseInstant, parseKeyValue, parsePct, parseWindowName } from '../parse/parse-options';
 
 /** Window lengths a manual reading gets (the meter reading format's defaults). */
@@ -21,14 +21,9 @@ export interface MetersSetOptions {
   readonly json?: boolean;
 }
 
-function openHomeFor(context: CommandContext) {
-  return import('@bullswarm/store').then(({ openHome, createClock }) => ({
-    home: openHome({
-      ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
-      env: context.io.env,
-    }),
-    clock: createClock(context.io.env),
-  }));
+async function openHomeFor(context: CommandContext) {
+  const { createClock } = await import('@bullswarm/store');
+  return { home: await openCliHome(context), clock: createClock(context.io.env) };
 }
 
 /**

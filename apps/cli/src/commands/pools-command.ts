@@ -2,7 +2,7 @@ import type { ConnectorV1 } from '@bullswarm/connectors';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import type { StateFile, StatePool } from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
-import { type CommandContext, printJson, withRuntime } from '../cli/command-context';
+import { type CommandContext, openCliHome, printJson, withRuntime } from '../cli/command-context';
 import { parseKeyValue } from '../parse/parse-options';
 import { formatPoolLines } from '../pools/format-pool-line';
 import { buildPoolViews } from '../pools/pool-view';
@@ -244,11 +244,7 @@ export async function poolsLabelCommand(
   label: string | undefined,
   options: PoolsLabelOptions,
 ): Promise<void> {
-  const { openHome } = await import('@bullswarm/store');
-  const home = openHome({
-    ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
-    env: context.io.env,
-  });
+  const home = await openCliHome(context);
   if (options.list) {
     if (ref !== undefined || options.clear) {
       throw new CliUsageError({ message: '--list takes no pool and no --clear', flag: '--list' });
