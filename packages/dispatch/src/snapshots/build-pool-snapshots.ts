@@ -212,19 +212,19 @@ function describePool(
   return { pool, connector, account, accountEnv, meterSource, inflight };
 }
 
-/** The model per tier of a pool (see {@link buildPoolSnapshots}). */
-export function tierModels(
+/** The model per tier of a pool whose connector is installed (see {@link buildPoolSnapshots}). */
+function tierModels(
   pool: Pick<StatePool, 'models'>,
-  connector: ConnectorV1 | undefined,
+  connector: ConnectorV1,
 ): Record<string, TierModel | null> {
   const tiers = new Set<string>([
     ...BUILTIN_TIERS,
-    ...Object.keys(connector?.modelProfiles ?? {}),
+    ...Object.keys(connector.modelProfiles),
     ...Object.keys(pool.models),
   ]);
   const models: Record<string, TierModel | null> = {};
   for (const tier of tiers) {
-    const profiles = connector?.modelProfiles[tier] ?? [];
+    const profiles = connector.modelProfiles[tier] ?? [];
     let model: string | null | undefined;
     if (Object.hasOwn(pool.models, tier)) model = pool.models[tier];
     else model = (profiles.find((p) => p.default) ?? profiles[0])?.model;
@@ -232,14 +232,15 @@ export function tierModels(
       models[tier] = null;
       continue;
     }
-    const profileFree = connector
-      ? Object.values(connector.modelProfiles).some((list) => list.some((p) => p.model === model && p.free))
-      : false;
+    const profileFree = Object.values(connector.modelProfiles).some((list) =>
+      list.some((p) => p.model === model && p.free),
+    );
     models[tier] = { model, free: profileFree || isFreeModelName(model), explicit: true };
   }
   return models;
 }
 
+/** The model per tier of a pool whose connector is not installed: nothing is known to be free. */
 function unknownConnectorModels(pool: Pick<StatePool, 'models'>): Record<string, TierModel | null> {
   const models: Record<string, TierModel | null> = {};
   for (const tier of new Set([...BUILTIN_TIERS, ...Object.keys(pool.models)])) {
