@@ -20,7 +20,12 @@ import { probeFreeModel } from '../probe/probe-free-model';
 import { noPoolKind } from '../route/no-pool-kind';
 import { routeTask } from '../route/route-task';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
-import { buildPoolSnapshots, type PoolDetail, type PoolSnapshots } from '../snapshots/build-pool-snapshots';
+import {
+  buildPoolSnapshots,
+  type PoolDetail,
+  type PoolSnapshots,
+  poolMeterRequest,
+} from '../snapshots/build-pool-snapshots';
 import type {
   AttemptReport,
   DispatchEvent,
@@ -477,16 +482,7 @@ export async function dispatchTask(
       return ended(attempt.kind, attempt.why);
     }
 
-    const meterRequest = {
-      poolId,
-      source: detail.meterSource,
-      accountEnv: detail.accountEnv,
-      home: runtime.home.home,
-      force: true,
-      ...(runtime.state.config.meterTtlSec === undefined
-        ? {}
-        : { meterTtlSec: runtime.state.config.meterTtlSec }),
-    };
+    const meterRequest = poolMeterRequest(runtime, detail, true);
     if (attempt.kind === 'quota') {
       const mark = meters.markUsageLimit(poolId, {
         ...(attempt.resetsAt === undefined ? {} : { resetsAt: attempt.resetsAt }),

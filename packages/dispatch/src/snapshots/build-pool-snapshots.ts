@@ -92,16 +92,7 @@ export async function buildPoolSnapshots(
   for (const pool of statePools) {
     const detail = describePool(runtime, pool, ledger);
     details.set(pool.id, detail);
-    requests.push({
-      poolId: pool.id,
-      source: detail.meterSource,
-      accountEnv: detail.accountEnv,
-      home: runtime.home.home,
-      ...(options.forceMeters ? { force: true } : {}),
-      ...(runtime.state.config.meterTtlSec === undefined
-        ? {}
-        : { meterTtlSec: runtime.state.config.meterTtlSec }),
-    });
+    requests.push(poolMeterRequest(runtime, detail, options.forceMeters === true));
   }
   const readMeters = await meters.readAll(requests);
 
@@ -183,6 +174,24 @@ export async function buildPoolSnapshots(
     });
   }
   return { now, pools, details };
+}
+
+/** How a pool's meter is read through the meter service; `force` skips the cache. */
+export function poolMeterRequest(
+  runtime: BullswarmRuntime,
+  detail: Pick<PoolDetail, 'pool' | 'meterSource' | 'accountEnv'>,
+  force: boolean,
+): PoolMeterRequest {
+  return {
+    poolId: detail.pool.id,
+    source: detail.meterSource,
+    accountEnv: detail.accountEnv,
+    home: runtime.home.home,
+    ...(force ? { force: true } : {}),
+    ...(runtime.state.config.meterTtlSec === undefined
+      ? {}
+      : { meterTtlSec: runtime.state.config.meterTtlSec }),
+  };
 }
 
 function describePool(
