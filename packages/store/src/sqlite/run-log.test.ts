@@ -1,9 +1,11 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { RunSample } from '@bullswarm/pacing';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { StoreInputError } from '../errors/store-input-error';
 import type { RunRecord } from '../store-types';
 import { useTempDirs } from '../test-support/temp-dir';
 import { type EmbeddedBullswarmStore, openStore } from './open-store';
+import { RUN_OUTCOMES } from './validate-input';
 
 const tempDir = useTempDirs();
 let store: EmbeddedBullswarmStore | undefined;
@@ -64,6 +66,16 @@ describe('run log', () => {
     store.runs.append(run('a', 'codex', 'high', 100, { outcome: 'failed' }));
     store.runs.append(run('a', 'codex', 'high', 100, { outcome: 'ok' }));
     expect(store.runs.list()).toEqual([run('a', 'codex', 'high', 100, { outcome: 'ok' })]);
+  });
+
+  it("accepts exactly the outcomes of pacing's RunSample", () => {
+    expectTypeOf<(typeof RUN_OUTCOMES)[number]>().toEqualTypeOf<RunSample['outcome']>();
+    const opened = openStore({ dbPath: join(tempDir(), 'bullswarm.db') });
+    store = opened;
+    for (const [i, outcome] of RUN_OUTCOMES.entries()) {
+      opened.runs.append(run(`r${i}`, 'codex', 'high', i, { outcome }));
+    }
+    expect(opened.runs.list().map((r) => r.outcome)).toEqual([...RUN_OUTCOMES].reverse());
   });
 
   it('refuses malformed runs and filters, naming the field', () => {
