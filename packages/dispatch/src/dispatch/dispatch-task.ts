@@ -534,9 +534,14 @@ export async function dispatchTask(
         finish(attempt, { willRetry: false, why, ...(waitMs === undefined ? {} : { waitMs }) });
         return ended('throttle', why);
       }
-      // Is the pool still free for a back-off? (not spent, not nearly spent)
+      // Is the pool still free for a back-off? (not spent, not nearly spent) Only its own
+      // snapshot is built: no other pool's meter is read for this.
       const check = (
-        await routeTask(runtime, { ...baseTask, pin: { poolId, source: '--worker-pool' }, excludedPools: [] })
+        await routeTask(
+          runtime,
+          { ...baseTask, pin: { poolId, source: '--worker-pool' }, excludedPools: [] },
+          { poolIds: [poolId] },
+        )
       ).decision;
       const row = check.candidates[0];
       const notFree =
