@@ -224,6 +224,32 @@ describe('fencing', () => {
     expect(swarm.leads.claim(plan, { address: 'next' }).record.epoch).toBe(2);
   });
 
+  it('release records a lease of the plan that already expired as expired at its expiry, not as released', () => {
+    const { swarm, plan, now } = setup();
+    swarm.leads.claim(plan, { address: 'boss', lanes: ['lane-a', 'lane-b'] });
+    const short = swarm.leases.acquire({
+      poolId: 'sim:a',
+      holder: 'lane-a',
+      owner: 'boss',
+      plan,
+      ttlMs: 1000,
+    });
+    swarm.leases.acquire({ poolId: 'sim:b', holder: 'lane-b', owner: 'boss', plan, ttlMs: 60_000 });
+    now.value += 5000;
+    swarm.leads.release(plan, { address: 'boss', epoch: 1 });
+    expect(swarm.leases.list()).toEqual([]);
+    expect(swarm.leases.events().map((e) => [e.poolId, e.event, e.at])).toEqual([
+      ['sim:a', 'acquired', short.acquiredAt],
+      ['sim:b', 'acquired', short.acquiredAt],
+      ['sim:a', 'expired', short.expiresAt],
+      ['sim:b', 'released', now.value],
+    ]);
+    expect(readJournal(plan.journalFile).at(-1)).toMatchObject({
+      event: 'lead.released',
+      releasedLeases: ['sim:b'],
+    });
+  });
+
   it('no record: clear errors', () => {
     const { swarm } = setup();
     const other = planLocation({ repo: '/nowhere', id: 'x' });

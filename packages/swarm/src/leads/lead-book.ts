@@ -2,6 +2,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import { FencingError } from '../errors/fencing-error';
 import { LeadRecordError } from '../errors/lead-record-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
+import { releasePlanLeasesIn } from '../leases/lease-book';
 import { insertNotice } from '../notices/notice-box';
 import { appendJournal } from '../plans/journal';
 import { type PlanLocation, type PlanRef, planLabel } from '../plans/plan-location';
@@ -603,17 +604,7 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
         db.prepare(
           'UPDATE swarm_leads SET released_at = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
         ).run(now, now, plan.repo, plan.id);
-        const leases = db
-          .prepare(
-            'SELECT pool_id, holder, owner FROM swarm_leases WHERE owner = ? AND plan_repo = ? AND plan_id = ?',
-          )
-          .all(address, plan.repo, plan.id) as { pool_id: string; holder: string; owner: string }[];
-        for (const lease of leases) {
-          db.prepare('DELETE FROM swarm_leases WHERE pool_id = ?').run(lease.pool_id);
-          db.prepare(
-            'INSERT INTO swarm_lease_events (pool_id, holder, owner, event, at) VALUES (?, ?, ?, ?, ?)',
-          ).run(lease.pool_id, lease.holder, lease.owner, 'released', now);
-        }
+        const leases = releasePlanLeasesIn(db, plan, address, now);
         logEvent(
           plan,
           {
@@ -635,7 +626,7 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           address,
           now,
         );
-        return { record: toRecord(select(plan)!), leases: leases.map((l) => l.pool_id) };
+        return { record: toRecord(select(plan)!), leases: leases.map((l) => l.poolId) };
       });
       journal(plan, 'lead.released', address, result.record.epoch, { releasedLeases: result.leases }, now);
       return result.record;

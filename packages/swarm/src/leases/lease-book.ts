@@ -2,7 +2,7 @@ import { LeaseRefusedError } from '../errors/lease-refused-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import type { PlanRef } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
-import type { SwarmContext } from '../store/swarm-context';
+import type { SwarmContext, SwarmDatabase } from '../store/swarm-context';
 
 /** An account held for one lane. */
 export interface Lease {
@@ -103,27 +103,57 @@ function toLease(row: LeaseRow): Lease {
   };
 }
 
+function logLeaseEvent(
+  db: SwarmDatabase,
+  lease: Pick<Lease, 'poolId' | 'holder' | 'owner'>,
+  event: LeaseEvent['event'],
+  at: number,
+): void {
+  db.prepare('INSERT INTO swarm_lease_events (pool_id, holder, owner, event, at) VALUES (?, ?, ?, ?, ?)').run(
+    lease.poolId,
+    lease.holder,
+    lease.owner,
+    event,
+    at,
+  );
+}
+
+/** Releases every lease expired at `now` (inside the caller's transaction), each recorded `expired` at its expiry. */
+function reapExpiredIn(db: SwarmDatabase, now: number): Lease[] {
+  const expired = (db.prepare('SELECT * FROM swarm_leases WHERE expires_at <= ?').all(now) as LeaseRow[]).map(
+    toLease,
+  );
+  for (const lease of expired) {
+    db.prepare('DELETE FROM swarm_leases WHERE pool_id = ? AND expires_at <= ?').run(lease.poolId, now);
+    logLeaseEvent(db, lease, 'expired', lease.expiresAt);
+  }
+  return expired;
+}
+
+/**
+ * Releases the leases `owner` granted for `plan` (inside the caller's transaction: a lead releasing
+ * its plan). Expired ones are reaped first, as everywhere, so they are recorded `expired` at their
+ * expiry, not released. Returns the released leases.
+ */
+export function releasePlanLeasesIn(db: SwarmDatabase, plan: PlanRef, owner: string, now: number): Lease[] {
+  reapExpiredIn(db, now);
+  const leases = (
+    db
+      .prepare(
+        'SELECT * FROM swarm_leases WHERE owner = ? AND plan_repo = ? AND plan_id = ? ORDER BY pool_id',
+      )
+      .all(owner, plan.repo, plan.id) as LeaseRow[]
+  ).map(toLease);
+  for (const lease of leases) {
+    db.prepare('DELETE FROM swarm_leases WHERE pool_id = ?').run(lease.poolId);
+    logLeaseEvent(db, lease, 'released', now);
+  }
+  return leases;
+}
+
 /** Creates the lease book over a swarm context. */
 export function createLeaseBook(context: SwarmContext): LeaseBook {
   const { db } = context;
-  const logEvent = (
-    lease: Pick<Lease, 'poolId' | 'holder' | 'owner'>,
-    event: LeaseEvent['event'],
-    at: number,
-  ) =>
-    db
-      .prepare('INSERT INTO swarm_lease_events (pool_id, holder, owner, event, at) VALUES (?, ?, ?, ?, ?)')
-      .run(lease.poolId, lease.holder, lease.owner, event, at);
-  const reapAt = (now: number): Lease[] => {
-    const expired = (
-      db.prepare('SELECT * FROM swarm_leases WHERE expires_at <= ?').all(now) as LeaseRow[]
-    ).map(toLease);
-    for (const lease of expired) {
-      db.prepare('DELETE FROM swarm_leases WHERE pool_id = ? AND expires_at <= ?').run(lease.poolId, now);
-      logEvent(lease, 'expired', lease.expiresAt);
-    }
-    return expired;
-  };
   const selectActive = (poolId: string, now: number) => {
     const row = db
       .prepare('SELECT * FROM swarm_leases WHERE pool_id = ? AND expires_at > ?')
@@ -152,7 +182,7 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
       }
       const now = context.clock();
       return context.tx(() => {
-        reapAt(now);
+        reapExpiredIn(db, now);
         const ownerPool =
           options.ownerPoolId ??
           (
@@ -182,7 +212,7 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
           db.prepare(
             'UPDATE swarm_leases SET renewed_at = ?, expires_at = ?, ttl_ms = ? WHERE pool_id = ?',
           ).run(now, now + ttlMs, ttlMs, options.poolId);
-          logEvent(current, 'renewed', now);
+          logLeaseEvent(db, current, 'renewed', now);
         } else {
           db.prepare(
             `INSERT INTO swarm_leases (pool_id, holder, owner, plan_repo, plan_id, task_id, ttl_ms, acquired_at, renewed_at, expires_at)
@@ -199,7 +229,7 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
             now,
             now + ttlMs,
           );
-          logEvent({ poolId: options.poolId, holder, owner }, 'acquired', now);
+          logLeaseEvent(db, { poolId: options.poolId, holder, owner }, 'acquired', now);
         }
         return selectActive(options.poolId, now)!;
       });
@@ -207,7 +237,7 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
     release(poolId, by) {
       const now = context.clock();
       return context.tx(() => {
-        reapAt(now);
+        reapExpiredIn(db, now);
         const current = selectActive(poolId, now);
         if (!current) {
           throw new LeaseRefusedError({
@@ -226,7 +256,7 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
           });
         }
         db.prepare('DELETE FROM swarm_leases WHERE pool_id = ?').run(poolId);
-        logEvent(current, 'released', now);
+        logLeaseEvent(db, current, 'released', now);
         return current;
       });
     },
@@ -236,14 +266,14 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
     list() {
       const now = context.clock();
       const expired = db.prepare('SELECT 1 FROM swarm_leases WHERE expires_at <= ? LIMIT 1').get(now);
-      if (expired !== undefined) context.tx(() => reapAt(now));
+      if (expired !== undefined) context.tx(() => reapExpiredIn(db, now));
       return (
         db.prepare('SELECT * FROM swarm_leases WHERE expires_at > ? ORDER BY pool_id').all(now) as LeaseRow[]
       ).map(toLease);
     },
     reap() {
       const now = context.clock();
-      return context.tx(() => reapAt(now));
+      return context.tx(() => reapExpiredIn(db, now));
     },
     events(poolId) {
       const rows = (
