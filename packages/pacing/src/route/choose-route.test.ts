@@ -742,6 +742,7 @@ describe('assignments, routes and exclusions', () => {
 });
 
 describe('bad input', () => {
+  const pinA = { poolId: 'a', source: '--worker-pool' } as const;
   it.each([
     [{ now: Number.NaN }, 'now'],
     [{ task: { ...analyze, lane: 'review' } }, 'task.lane'],
@@ -763,6 +764,16 @@ describe('bad input', () => {
       'pools[0].inflight[0].expectedMinutes',
     ],
     [{ settings: { inflightPenaltyPct: -1 } }, 'settings.inflightPenaltyPct'],
+    [{ pools: 'a' }, 'pools'],
+    // A pin checks every pool too, not only the pinned one.
+    [{ pools: [makePool('a'), makePool('a')], task: { ...analyze, pin: pinA } }, 'pools[1].id'],
+    [
+      {
+        pools: [makePool('a'), makePool('b', { spendRates: { weekly: -1 } })],
+        task: { ...analyze, pin: pinA },
+      },
+      'pools[1].spendRates.weekly',
+    ],
   ])('%j is rejected naming %s', (patch, field) => {
     const input = { pools: [makePool('a')], task: analyze, now: NOW, ...patch } as Parameters<
       typeof chooseRoute

@@ -73,14 +73,12 @@ export interface ChooseRouteInput {
 export function chooseRoute(input: ChooseRouteInput): RouteDecision {
   const { task, now } = input;
   validateTaskAndSettings(task, now, input.settings);
+  // Throws, naming `pools`; each pool is validated as the pass below (or the pin's) reaches it.
   if (!Array.isArray(input.pools)) validateRouteInput(input);
   const settings = input.settings ?? {};
   const penaltyPct = settings.inflightPenaltyPct ?? DEFAULT_INFLIGHT_PENALTY_PCT;
 
-  if (task.pin !== undefined) {
-    validateRouteInput(input);
-    return choosePinned(input.pools, task, now, settings, penaltyPct);
-  }
+  if (task.pin !== undefined) return choosePinned(input.pools, task, now, settings, penaltyPct);
 
   const excludedReason = new Map<string, string>();
   for (const entry of task.excludedPools ?? []) {
@@ -241,8 +239,11 @@ function choosePinned(
   const pin = task.pin!;
   const source = formatPinSource(pin.source);
   const rejected: PoolRejection[] = [];
+  const seen = new Set<string>();
   let pinned: PoolSnapshot | undefined;
-  for (const pool of pools) {
+  for (let i = 0; i < pools.length; i++) {
+    const pool = pools[i]!;
+    validatePool(pool, i, seen);
     if (pool.id === pin.poolId) pinned = pool;
     else rejected.push({ poolId: pool.id, kind: 'route', reason: 'not the pinned pool' });
   }
