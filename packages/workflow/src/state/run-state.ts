@@ -110,10 +110,6 @@ export const unitStateSchema = z.object({
   schemaErrors: z.array(schemaErrorSchema).optional(),
   /** Files of the work tree the unit changed (attributed to it). */
   changedFiles: z.array(z.string()).optional(),
-  /** A pin for the next run of this unit (`workflow restart --worker-pool`). */
-  pin: z
-    .object({ poolId: z.string(), source: z.enum(['--worker-pool', 'step restart', 'gate retry']) })
-    .optional(),
 });
 /** A unit: one dispatched piece of work. */
 export type UnitState = z.infer<typeof unitStateSchema>;
@@ -150,7 +146,7 @@ export const stepStateSchema = z.object({
   items: z.array(itemStateSchema).optional(),
   /** The next slot number of a fan-out. */
   nextSlot: z.number().int().optional(),
-  /** A pin for the next run of this step (restart). */
+  /** A pin for the next run of this step (`workflow restart --worker-pool`). */
   pin: z
     .object({ poolId: z.string(), source: z.enum(['--worker-pool', 'step restart', 'gate retry']) })
     .optional(),
