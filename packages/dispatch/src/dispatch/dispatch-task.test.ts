@@ -11,7 +11,7 @@ import {
 } from '../test-support/dispatch-fixture';
 import { type SimPoolSpec, simHomeOf } from '../test-support/sim-home';
 import { dispatchTask } from './dispatch-task';
-import type { DispatchEvent } from './dispatch-types';
+import type { DispatchEvent, DispatchRequest } from './dispatch-types';
 
 afterEach(closeDispatchFixtures);
 
@@ -40,6 +40,22 @@ function setMeter(
     })),
   };
   writeFileSync(join(simHomeOf(f.home, pool), 'meter.json'), `${JSON.stringify(reading)}\n`);
+}
+
+/** A workflow-step request during whose attempt the provider's meter of `pool` moves to `windows`. */
+function meterMovesDuringAttempt(
+  f: DispatchFixture,
+  pool: SimPoolSpec,
+  windows: Parameters<typeof setMeter>[2],
+): DispatchRequest {
+  const request = f.request({ kind: 'workflow-step' });
+  return {
+    ...request,
+    onEvent: (event) => {
+      if (event.type === 'attempt.started') setMeter(f, pool, windows);
+      request.onEvent?.(event);
+    },
+  };
 }
 
 const types = (events: readonly DispatchEvent[]) => events.map((event) => event.type);
@@ -213,16 +229,11 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
     const f = await createDispatchFixture([main('throttle'), spare()], {
       BULLSWARM_THROTTLE_BACKOFF_SEC: '0.1',
     });
-    const request = f.request({ kind: 'workflow-step' });
-    const result = await dispatchTask(f.runtime, {
-      ...request,
-      onEvent: (event) => {
-        // While the attempt runs, the provider's meter moves to 97% of the week at 50% elapsed.
-        if (event.type === 'attempt.started')
-          setMeter(f, main(), [{ kind: 'weekly', usedPct: 97, resetsInMin: 5040 }]);
-        request.onEvent?.(event);
-      },
-    });
+    // While the attempt runs, the provider's meter moves to 97% of the week at 50% elapsed.
+    const result = await dispatchTask(
+      f.runtime,
+      meterMovesDuringAttempt(f, main(), [{ kind: 'weekly', usedPct: 97, resetsInMin: 5040 }]),
+    );
     expect(result).toMatchObject({ kind: 'throttle', throttleBackoffs: 0, backAt: TEST_NOW + 5040 * MIN });
     expect(result.why).toContain(`${mainId} is no longer free for a back-off: nearly spent (forecast`);
     expect(f.simLogLines()).toHaveLength(1);
@@ -315,19 +326,13 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
 
   it('a failure while the meter shows the window full is a usage limit: no retry', async () => {
     const f = await createDispatchFixture([main('crash'), spare()]);
-    const request = f.request({ kind: 'workflow-step' });
-    const result = await dispatchTask(f.runtime, {
-      ...request,
-      onEvent: (event) => {
-        if (event.type === 'attempt.started') {
-          setMeter(f, main(), [
-            { kind: 'five_hour', usedPct: 100, resetsInMin: 45 },
-            { kind: 'weekly', usedPct: 40, resetsInMin: 5040 },
-          ]);
-        }
-        request.onEvent?.(event);
-      },
-    });
+    const result = await dispatchTask(
+      f.runtime,
+      meterMovesDuringAttempt(f, main(), [
+        { kind: 'five_hour', usedPct: 100, resetsInMin: 45 },
+        { kind: 'weekly', usedPct: 40, resetsInMin: 5040 },
+      ]),
+    );
     expect(result).toMatchObject({ kind: 'quota', poolId: mainId, backAt: TEST_NOW + 45 * MIN });
     expect(result.why).toMatch(
       new RegExp(
@@ -366,15 +371,10 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
       main('crash'),
       spare({ windows: [{ kind: 'weekly', usedPct: 100, resetsInMin: 600 }] }),
     ]);
-    const request = f.request({ kind: 'workflow-step' });
-    const result = await dispatchTask(f.runtime, {
-      ...request,
-      onEvent: (event) => {
-        if (event.type === 'attempt.started')
-          setMeter(f, main(), [{ kind: 'weekly', usedPct: 97, resetsInMin: 5040 }]);
-        request.onEvent?.(event);
-      },
-    });
+    const result = await dispatchTask(
+      f.runtime,
+      meterMovesDuringAttempt(f, main(), [{ kind: 'weekly', usedPct: 97, resetsInMin: 5040 }]),
+    );
     expect(result).toMatchObject({ ok: false, kind: 'process', poolId: mainId });
     expect(result.attempts).toHaveLength(1);
     expect(result.why).toMatch(/^exited with code 1: .* · no retry: /);
