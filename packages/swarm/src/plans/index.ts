@@ -1,6 +1,5 @@
 export { appendJournal, type JournalEntry, type JournalEntryType, readJournal } from './journal';
 export {
-  formatPath,
   loadPlan,
   type PlanLocation,
   type PlanRef,
@@ -26,3 +25,4 @@ export {
   planTaskSchema,
 } from './plan-schema';
 export { planStatus, type TaskState, type TaskStatus } from './plan-status';
+export { formatPath } from './read-json-file';

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { PlanFileError } from '../errors/plan-file-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { findRepositoryRoot, repositoryRoot } from '../git/repository-root';
 import { BULLSWARM_PLAN, type SwarmEnv } from '../settings/swarm-env';
 import { PLAN_ID_PATTERN, type Plan, planSchema } from './plan-schema';
+import { readJsonFile } from './read-json-file';
 
 /** A plan's key: the repository (main worktree path) and the plan id. */
 export interface PlanRef {
@@ -143,53 +144,13 @@ export function loadPlan(location: Pick<PlanLocation, 'planFile' | 'id'>): Plan 
 
 /** Reads and validates a `plan.json` file; `expectedId` must match its `id` when given. */
 export function parsePlanFile(file: string, expectedId?: string): Plan {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new PlanFileError({
-      filePath: file,
-      problem:
-        code === 'ENOENT' ? 'no such plan file' : `cannot read it (${code ?? (error as Error).message})`,
-      cause: error,
-    });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new PlanFileError({
-      filePath: file,
-      problem: `not valid JSON (${(error as Error).message})`,
-      cause: error,
-    });
-  }
-  const parsed = planSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new PlanFileError({
-      filePath: file,
-      fieldPath: formatPath(issue.path),
-      problem: issue.message,
-    });
-  }
-  if (expectedId !== undefined && parsed.data.id !== expectedId) {
+  const plan = readJsonFile(file, planSchema, 'plan file');
+  if (expectedId !== undefined && plan.id !== expectedId) {
     throw new PlanFileError({
       filePath: file,
       fieldPath: 'id',
-      problem: `is "${parsed.data.id}" but the plan directory is plans/${expectedId}: they must match`,
+      problem: `is "${plan.id}" but the plan directory is plans/${expectedId}: they must match`,
     });
   }
-  return parsed.data;
-}
-
-/** `tasks[2].dependsOn[0]` */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out || '(root)';
+  return plan;
 }

@@ -1,0 +1,65 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PlanFileError } from '../errors/plan-file-error';
+import { readHandoffPacket } from '../handoff/read-handoff-packet';
+import { smallPlan, tempDirs, writePlan } from '../test-support/swarm-fixture';
+import { loadPlan, parsePlanFile } from './plan-location';
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+/** The PlanFileError `read` throws (fails the test when it throws nothing or something else). */
+function failure(read: () => unknown): PlanFileError {
+  try {
+    read();
+  } catch (error) {
+    if (PlanFileError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a PlanFileError');
+}
+
+describe('plan files and handoff packets', () => {
+  it('name the file and what is wrong: missing, not JSON, a field that does not fit, an id that does not match', () => {
+    const dir = dirs.make();
+    const missing = join(dir, 'plans', 'p1', 'plan.json');
+    expect(failure(() => parsePlanFile(missing))).toMatchObject({
+      filePath: missing,
+      fieldPath: undefined,
+      problem: 'no such plan file',
+    });
+    expect(failure(() => readHandoffPacket(join(dir, 'gone.json'))).problem).toBe('no such handoff packet');
+
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"schema": ');
+    expect(failure(() => parsePlanFile(broken)).problem).toMatch(/^not valid JSON \(/);
+    expect(failure(() => readHandoffPacket(broken)).message).toMatch(/^.*broken\.json: not valid JSON \(/);
+
+    const location = writePlan(dir, smallPlan());
+    writeFileSync(
+      location.planFile,
+      JSON.stringify({ ...smallPlan(), tasks: [{ id: 'api', dependsOn: [7] }] }),
+    );
+    expect(failure(() => loadPlan(location))).toMatchObject({
+      filePath: location.planFile,
+      fieldPath: 'tasks[0].dependsOn[0]',
+    });
+    const packet = failure(() => readHandoffPacket(location.planFile));
+    expect(packet.problem).toMatch(/ \(not a dwp-handoff\/v1 packet\)$/);
+    expect(packet.fieldPath).not.toBeUndefined();
+
+    writeFileSync(location.planFile, JSON.stringify(smallPlan('p2')));
+    expect(failure(() => loadPlan(location))).toMatchObject({
+      fieldPath: 'id',
+      problem: 'is "p2" but the plan directory is plans/p1: they must match',
+    });
+  });
+
+  it('ignore a leading byte-order mark', () => {
+    const dir = dirs.make();
+    const location = writePlan(dir, smallPlan());
+    writeFileSync(location.planFile, `\uFEFF${JSON.stringify(smallPlan())}`);
+    expect(loadPlan(location).id).toBe('p1');
+  });
+});
