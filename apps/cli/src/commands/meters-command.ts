@@ -3,7 +3,13 @@ import { formatCompact, formatTime, type MeterWindow, type WindowKind } from '@b
 import { CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
 import { type CommandContext, openCliHome, printJson, userHomeOf } from '../cli/command-context';
-import { parseInstant, parseKeyValue, parsePct, parseWindowName } from '../parse/parse-options';
+import {
+  parseInstant,
+  parseKeyValue,
+  parsePct,
+  parseWindowName,
+  windowFlagName,
+} from '../parse/parse-options';
 
 /** Window lengths a manual reading gets (the meter reading format's defaults). */
 const WINDOW_MINUTES: Readonly<Record<WindowKind, number>> = {
@@ -65,9 +71,9 @@ export function manualWindows(options: MetersSetOptions): MeterWindow[] {
   }
   const orphan = [...resets.keys()][0];
   if (orphan !== undefined) {
-    const flag = orphan === 'five_hour' ? '--5h' : `--${orphan}`;
+    const name = windowFlagName(orphan);
     throw new CliUsageError({
-      message: `--resets-at names the ${orphan === 'five_hour' ? '5h' : orphan} window, which is not being set: add ${flag} <pct>`,
+      message: `--resets-at names the ${name} window, which is not being set: add --${name} <pct>`,
       flag: '--resets-at',
     });
   }
@@ -104,7 +110,7 @@ export async function metersSetCommand(
     const text = windows
       .map(
         (w) =>
-          `${w.kind === 'five_hour' ? '5h' : w.kind} ${formatCompact(w.usedPct)}%${w.resetsAt === undefined ? '' : ` (resets ${formatTime(w.resetsAt)})`}`,
+          `${windowFlagName(w.kind)} ${formatCompact(w.usedPct)}%${w.resetsAt === undefined ? '' : ` (resets ${formatTime(w.resetsAt)})`}`,
       )
       .join(', ');
     context.io.out(`${ref} meter set by hand: ${text}\n`);

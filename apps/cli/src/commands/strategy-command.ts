@@ -12,7 +12,7 @@ import { TIER_PATTERN } from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, printJson, withRuntime } from '../cli/command-context';
 import { alignColumns } from '../output/align-columns';
-import { parseInstant } from '../parse/parse-options';
+import { parseInstant, windowFlagName } from '../parse/parse-options';
 import { orderedTiers } from '../pools/pool-view';
 import { checkAllowedModel } from './pools-command';
 
@@ -109,7 +109,7 @@ export async function strategyShowCommand(
 function formatRates(rates: Partial<Record<WindowKind, number>>): string {
   const entries = (['five_hour', 'weekly', 'monthly'] as const)
     .filter((kind) => rates[kind] !== undefined)
-    .map((kind) => `${kind === 'five_hour' ? '5h' : kind}:${rates[kind]!.toFixed(3)}/min`);
+    .map((kind) => `${windowFlagName(kind)}:${rates[kind]!.toFixed(3)}/min`);
   return entries.length === 0 ? 'unmeasured' : entries.join(',');
 }
 

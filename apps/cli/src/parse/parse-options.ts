@@ -71,6 +71,11 @@ const WINDOW_NAMES: Readonly<Record<string, WindowKind>> = {
   monthly: 'monthly',
 };
 
+/** A window as the command line names it: `5h`, `weekly`, `monthly` (the flag is `--<name>`). */
+export function windowFlagName(kind: WindowKind): '5h' | 'weekly' | 'monthly' {
+  return kind === 'five_hour' ? '5h' : kind;
+}
+
 /** A window name as typed: `5h` (or `five_hour`), `weekly`, `monthly`. */
 export function parseWindowName(value: string, flag: string): WindowKind {
   const kind = WINDOW_NAMES[value];
