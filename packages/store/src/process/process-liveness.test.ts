@@ -27,6 +27,31 @@ describe('process liveness', () => {
     expect(isRecordedProcessAlive(pid, undefined)).toBe(false);
   });
 
+  it.runIf(process.platform === 'linux')(
+    'sees a zombie (exited, never reaped by its parent) dead',
+    async () => {
+      // `sleep 30` (exec'd by sh) becomes the parent of the background `sleep 0.3` and never waits
+      // for it, so once that exits (well after the exec) it stays a zombie: kill(pid, 0) still
+      // succeeds on it.
+      const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 30'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      try {
+        const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
+        const zombie = Number(line.toString().trim());
+        const { readFileSync } = await import('node:fs');
+        const state = () => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0];
+        for (let i = 0; i < 500 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(state()).toBe('Z');
+        expect(() => process.kill(zombie, 0)).not.toThrow();
+        expect(isPidAlive(zombie)).toBe(false);
+        expect(isRecordedProcessAlive(zombie, readProcessStartTime(zombie))).toBe(false);
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
+
   it.each([0, -1, 1.5, Number.NaN])('treats %s as no process', (pid) => {
     expect(isPidAlive(pid)).toBe(false);
   });

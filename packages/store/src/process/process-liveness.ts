@@ -10,6 +10,16 @@ import { readFileSync } from 'node:fs';
  * and callers fall back to the plain "does the pid exist" check.
  */
 export function readProcessStartTime(pid: number): string | undefined {
+  const startTime = readProcStatFields(pid)?.[19];
+  return startTime !== undefined && /^\d+$/.test(startTime) ? startTime : undefined;
+}
+
+/**
+ * The fields of `/proc/<pid>/stat` from field 3 (state) on, or undefined off Linux or when the
+ * process is gone. Field 2 (comm) is in parentheses and may itself contain spaces and parentheses,
+ * so the split starts after the last ')': index 0 is the state, index 19 is field 22 (starttime).
+ */
+function readProcStatFields(pid: number): string[] | undefined {
   if (process.platform !== 'linux') return undefined;
   let stat: string;
   try {
@@ -17,25 +27,32 @@ export function readProcessStartTime(pid: number): string | undefined {
   } catch {
     return undefined;
   }
-  // Field 2 (comm) is in parentheses and may itself contain spaces and parentheses: split after
-  // the last ')'. The rest starts at field 3 (state), so field 22 is index 19.
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const startTime = rest[19];
-  return startTime !== undefined && /^\d+$/.test(startTime) ? startTime : undefined;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * A zombie (state `Z`) or dead (`X`) process has exited: only its exit status waits for a parent
+ * that has not reaped it (or never will, under an init that does not reap orphans). Linux only.
+ */
+function hasExited(pid: number): boolean {
+  const state = readProcStatFields(pid)?.[0];
+  return state === 'Z' || state === 'X';
 }
 
 /**
  * Whether a pid names a live process on this machine: `process.kill(pid, 0)` succeeds, or fails
- * with EPERM (the process exists but belongs to another user). ESRCH means it is gone.
+ * with EPERM (the process exists but belongs to another user), and on Linux the process is not a
+ * zombie — an exited process its parent has not reaped still answers `kill(pid, 0)`, and a crashed
+ * bullswarm must never leave a pool looking busy because nobody reaped it. ESRCH means it is gone.
  */
 export function isPidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !hasExited(pid);
 }
 
 /**
