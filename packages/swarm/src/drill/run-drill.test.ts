@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore } from '@bullswarm/store';
+import { openHome, openStore } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { git, tryGit } from '../git/run-git';
@@ -20,6 +20,11 @@ describe('runDrill (library)', () => {
     const report = await runDrill({ dir, env: { PATH: process.env.PATH } });
     const repo = join(dir, 'repo');
     const plan = planLocation({ repo, id: 'drill' });
+    // The home is private (0700) and holds the drill's seven accounts, labelled by account name.
+    expect(statSync(join(dir, 'home')).mode & 0o777).toBe(0o700);
+    const drillHome = openHome({ home: join(dir, 'home') });
+    expect(drillHome.readState().pools.map((p) => p.id)).toHaveLength(7);
+    expect(drillHome.resolvePoolRef('spare-2')).toBe('sim-codex:spare-2');
     const store = openStore({ dbPath: join(dir, 'home', 'bullswarm.db') });
     try {
       const swarm = createSwarm({ store, env: {} });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFil
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
-import { writeFileAtomic } from '@bullswarm/store';
+import { openHome, writeFileAtomic } from '@bullswarm/store';
 import { checkCapacity } from '../capacity/check-capacity';
 import type { CapacityReport } from '../capacity/read-capacity';
 import { DrillFailedError } from '../errors/drill-failed-error';
@@ -638,24 +638,27 @@ function prepareDir(dir: string | undefined): string {
   return realpathSync(absolute);
 }
 
-/** The drill's bullswarm home: its sim accounts, their labels and meter files. */
+/**
+ * The drill's bullswarm home: its sim accounts and their labels (through the store, as `demo`
+ * writes its home: validated, atomic), and each account's meter file.
+ */
 function writeDrillHome(home: string, now: number): void {
-  mkdirSync(home, { recursive: true, mode: 0o700 });
   const addedAt = new Date(now).toISOString();
-  const pools = DRILL_POOLS.map((p) => ({
-    id: `${p.connector}:${p.account}`,
-    connector: p.connector,
-    account: p.account,
-    enabled: true,
-    models: {},
-    addedAt,
-  }));
-  writeFileSync(
-    join(home, 'state.json'),
-    `${JSON.stringify({ version: 1, pools, assignments: {}, config: { inflightPenaltyPct: 3, connectors: [] } }, null, 2)}\n`,
-  );
-  const labels = Object.fromEntries(DRILL_POOLS.map((p) => [`${p.connector}:${p.account}`, p.account]));
-  writeFileSync(join(home, 'pool-labels.json'), `${JSON.stringify({ version: 1, labels }, null, 2)}\n`);
+  const drillHome = openHome({ home });
+  drillHome.updateState((state) => {
+    state.pools = DRILL_POOLS.map((p) => ({
+      id: `${p.connector}:${p.account}`,
+      connector: p.connector,
+      account: p.account,
+      enabled: true,
+      models: {},
+      addedAt,
+    }));
+    state.assignments = {};
+  });
+  drillHome.updateLabels((labels) => {
+    labels.labels = Object.fromEntries(DRILL_POOLS.map((p) => [`${p.connector}:${p.account}`, p.account]));
+  });
   for (const p of DRILL_POOLS) {
     // Each sim connector keeps its accounts under <home>/<connector>/<account> (BULLSWARM_SIM_HOME).
     const simHome = join(home, p.connector, p.account);
