@@ -1,7 +1,7 @@
 import type { WindowKind } from '@bullswarm/pacing';
 
-/** Every window kind a meter can report, in display order. */
-export const WINDOW_KINDS: readonly WindowKind[] = ['five_hour', 'weekly', 'monthly'];
+/** Every window kind a meter can report, shortest first (pacing's list). */
+export { WINDOW_KINDS } from '@bullswarm/pacing';
 
 /**
  * A window's length in minutes when the source does not say: 300 (5 h), 10080 (7 days),
