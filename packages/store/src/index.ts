@@ -5,6 +5,7 @@ export { meterSourceSchema, type StateMeterSource } from './config/meter-source-
 export {
   ACCOUNT_PATTERN,
   CONNECTOR_ID_PATTERN,
+  ENV_NAME_PATTERN,
   LABEL_PATTERN,
   POOL_ID_PATTERN,
   TIER_PATTERN,

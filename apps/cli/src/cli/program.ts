@@ -1,16 +1,13 @@
 import { Command, Option } from 'commander';
 import { registerSwarmCommands } from '../commands/swarm/register-swarm-commands';
 import { registerWorkflowCommands } from '../commands/workflow/register-workflow-commands';
+import { examples } from '../output/help-examples';
 import { collect } from '../parse/parse-options';
 import type { CliIo } from './cli-io';
 import { type CommandContext, createCommandContext, type GlobalOptions } from './command-context';
 
 /** The version printed by `bullswarm --version` (set at build time). */
 export const VERSION: string = __BULLSWARM_VERSION__;
-
-function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
-}
 
 /** The top-level commands this file defines (the swarm and workflow ones are registered at the end). */
 export const OWN_COMMANDS: ReadonlySet<string> = new Set([

@@ -1,6 +1,6 @@
 import type { ConnectorV1 } from '@bullswarm/connectors';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
-import { ACCOUNT_PATTERN, type StateFile, type StatePool } from '@bullswarm/store';
+import { ACCOUNT_PATTERN, ENV_NAME_PATTERN, type StateFile, type StatePool } from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, openCliHome, printJson, withRuntime } from '../cli/command-context';
 import { parseKeyValue } from '../parse/parse-options';
@@ -36,9 +36,6 @@ export interface PoolsAddOptions {
   readonly model?: readonly string[];
   readonly json?: boolean;
 }
-
-/** An environment variable name (state.json's pool `env` keys; the store does not export its copy). */
-const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The connectors a home can use, for error messages: `claude-code, codex, …`. */
 function connectorList(runtime: BullswarmRuntime): string {

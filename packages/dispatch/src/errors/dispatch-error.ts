@@ -1,4 +1,4 @@
-import { BullswarmError, hasErrorMarker } from '@bullswarm/pacing';
+import { BullswarmError, describeValue, hasErrorMarker } from '@bullswarm/pacing';
 
 const errorKey = 'bullswarm.error.DispatchError';
 const dispatchMarker = Symbol.for(errorKey);
@@ -37,7 +37,7 @@ export class DispatchError extends BullswarmError {
       name: 'DispatchError',
       message:
         options.message ??
-        `${options.field}: ${describe(options.received)} is not valid; expected ${options.expected}`,
+        `${options.field}: ${describeValue(options.received)} is not valid; expected ${options.expected}`,
     });
     this.reason = options.reason;
     this.field = options.field;
@@ -47,15 +47,5 @@ export class DispatchError extends BullswarmError {
 
   static override isInstance(value: unknown): value is DispatchError {
     return hasErrorMarker(value, errorKey);
-  }
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  try {
-    return JSON.stringify(value) ?? typeof value;
-  } catch {
-    return typeof value;
   }
 }

@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/command-context';
+import { examples } from '../../output/help-examples';
 import { collect } from '../../parse/parse-options';
-
-function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
-}
 
 const AS = ['--as <addr>', 'the address this agent acts as (default $BULLSWARM_AGENT)'] as const;
 const PLAN = [

@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/command-context';
+import { examples } from '../../output/help-examples';
 import { collect } from '../../parse/parse-options';
-
-function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
-}
 
 const EXIT_CODES =
   '\nExit codes: 0 every step ok, 1 a step failed or came back to you, 2 usage or validation error.\n';
