@@ -1,4 +1,4 @@
-import type { EffortTier, Lane } from './types';
+import type { EffortTier, Lane, WindowKind } from './types';
 
 /** A 5-hour reading at or above this share is near its limit (a soft ordering penalty, never a cutoff). */
 export const FIVE_HOUR_NEAR_LIMIT_PCT = 75;
@@ -42,6 +42,16 @@ export const DEFAULT_MIN_WORKER_MINUTES = 5;
 /** Capacity verdict thresholds (of the binding window's free share), as coding-agents-kit defaults. */
 export const DEFAULT_CAPACITY_LOW_PCT = 25;
 export const DEFAULT_CAPACITY_CRITICAL_PCT = 10;
+
+/**
+ * A window's length in minutes when its source does not say: 300 (5 h), 10080 (7 days),
+ * 43200 (30 days).
+ */
+export const DEFAULT_WINDOW_MINUTES: Readonly<Record<WindowKind, number>> = {
+  five_hour: 300,
+  weekly: 10_080,
+  monthly: 43_200,
+};
 
 /** Milliseconds per minute. */
 export const MINUTE_MS = 60_000;

@@ -1,17 +1,10 @@
 import type { WindowKind } from '@bullswarm/pacing';
 
-/** Every window kind a meter can report, shortest first (pacing's list). */
-export { WINDOW_KINDS } from '@bullswarm/pacing';
-
 /**
- * A window's length in minutes when the source does not say: 300 (5 h), 10080 (7 days),
- * 43200 (30 days).
+ * Every window kind a meter can report, shortest first, and a window's length in minutes when
+ * the source does not say: 300 (5 h), 10080 (7 days), 43200 (30 days) (pacing's list and table).
  */
-export const DEFAULT_WINDOW_MINUTES: Readonly<Record<WindowKind, number>> = {
-  five_hour: 300,
-  weekly: 10_080,
-  monthly: 43_200,
-};
+export { DEFAULT_WINDOW_MINUTES, WINDOW_KINDS } from '@bullswarm/pacing';
 
 /**
  * Classifies a window by its length, the way Codex reports it (`window_minutes`), never by the
