@@ -1,23 +1,9 @@
+import { formatFieldPath } from '@bullswarm/pacing';
 import type { z } from 'zod';
 import { ConnectorLoadError } from '../errors';
 import { type ConnectorManifest, connectorManifestSchema } from './connector-manifest-schema';
 
-/** `['modelProfiles', 'high', 0, 'model']` → `modelProfiles.high[0].model`. */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else {
-      const name = String(segment);
-      out += /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)
-        ? out === ''
-          ? name
-          : `.${name}`
-        : `[${JSON.stringify(name)}]`;
-    }
-  }
-  return out;
-}
+export { formatFieldPath };
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const message = issue.message.replace(/^Invalid (?:input|option): /, '');

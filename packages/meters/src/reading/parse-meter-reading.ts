@@ -1,4 +1,4 @@
-import type { MeterWindow } from '@bullswarm/pacing';
+import { formatFieldPath, type MeterWindow } from '@bullswarm/pacing';
 import type { z } from 'zod';
 import { MeterReadError } from '../errors/meter-read-error';
 import { meterReadingSchema } from './meter-reading-schema';
@@ -23,12 +23,7 @@ export interface MeterReadingOrigin {
 
 /** Formats a zod issue path as `windows[0].usedPct` (or `(root)` for the top level). */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out === '' ? '(root)' : out;
+  return formatFieldPath(path) || '(root)';
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -1,3 +1,4 @@
+import { formatFieldPath as formatPath } from '@bullswarm/pacing';
 import type { z } from 'zod';
 
 /** One schema problem, with its field path in `pools[2].models.high` form. */
@@ -7,18 +8,9 @@ export interface FieldProblem {
   readonly problem: string;
 }
 
-const identifier = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
-
 /** Format a zod path as `pools[2].models.high` (keys that are not plain names are quoted). */
 export function formatFieldPath(path: readonly PropertyKey[]): string | undefined {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else {
-      const name = String(key);
-      out += identifier.test(name) ? (out === '' ? name : `.${name}`) : `[${JSON.stringify(name)}]`;
-    }
-  }
+  const out = formatPath(path);
   return out === '' ? undefined : out;
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { formatFieldPath } from '@bullswarm/pacing';
 import type { z } from 'zod';
 import { PlanFileError } from '../errors/plan-file-error';
 
@@ -44,10 +45,5 @@ export function readJsonFile<T>(file: string, schema: z.ZodType<T>, what: string
 
 /** `tasks[2].dependsOn[0]` */
 export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out || '(root)';
+  return formatFieldPath(path) || '(root)';
 }
