@@ -21,7 +21,11 @@ export interface Lease {
   readonly expiresAt: number;
 }
 
-/** One change of a lease, kept for evidence: `acquired`, `renewed`, `released`, `expired`. */
+/**
+ * One change of a lease, kept for evidence: `acquired`, `renewed` (leased again to the same holder by
+ * the same owner), `released`, `expired`. The holder's heartbeats also extend the lease, but they are
+ * not events: they only move `renewedAt` and `expiresAt` (one row per heartbeat would grow without bound).
+ */
 export interface LeaseEvent {
   readonly poolId: string;
   readonly holder: string;
