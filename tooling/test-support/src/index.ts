@@ -2,17 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
+import { CONNECTORS_ROOT, PROVIDERS_ROOT, REPO_ROOT, SIM_CLI_BUILT } from './paths';
 
-/** The repository root. */
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** packages/connectors, which owns bullswarm-sim. */
-export const CONNECTORS_ROOT = join(REPO_ROOT, 'packages', 'connectors');
-/** The top-level built-in provider manifests. */
-export const PROVIDERS_ROOT = join(REPO_ROOT, 'providers');
-/** Where the built sim CLI is. */
-export const SIM_CLI_BUILT = join(CONNECTORS_ROOT, 'dist', 'sim-cli.js');
+export { CONNECTORS_ROOT, PROVIDERS_ROOT, REPO_ROOT, SIM_CLI_BUILT } from './paths';
+export * from './test-home';
 
 function newestSource(directory: string): number {
   let newest = 0;
@@ -70,6 +63,8 @@ export async function bundleWorker(options: BundleWorkerOptions): Promise<void> 
     'better-sqlite3',
   );
   rmSync(options.outDir, { recursive: true, force: true });
+  // Loaded here, not at the top: the many tests that only write homes never load tsup.
+  const { build } = await import('tsup');
   await build({
     config: false,
     entry: {
