@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { simHomeOf, type TestPool, type TestWindow, writePoolMeter } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DispatchError } from '../errors/dispatch-error';
 import { routeTask } from '../route/route-task';
@@ -9,7 +10,6 @@ import {
   type DispatchFixture,
   TEST_NOW,
 } from '../test-support/dispatch-fixture';
-import { type SimPoolSpec, simHomeOf } from '../test-support/sim-home';
 import { dispatchTask } from './dispatch-task';
 import type { DispatchEvent, DispatchRequest } from './dispatch-types';
 
@@ -20,32 +20,19 @@ const MIN = 60_000;
 const weekly = (usedPct: number) => [{ kind: 'weekly' as const, usedPct, resetsInMin: 5040 }];
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function meterFile(f: DispatchFixture, pool: SimPoolSpec): { windows: { kind: string; usedPct: number }[] } {
+function meterFile(f: DispatchFixture, pool: TestPool): { windows: { kind: string; usedPct: number }[] } {
   return JSON.parse(readFileSync(join(simHomeOf(f.home, pool), 'meter.json'), 'utf8'));
 }
 
 /** Rewrites a sim pool's meter file (what its provider would show now). */
-function setMeter(
-  f: DispatchFixture,
-  pool: SimPoolSpec,
-  windows: { kind: 'five_hour' | 'weekly'; usedPct: number; resetsInMin: number }[],
-): void {
-  const reading = {
-    readAt: iso(TEST_NOW),
-    windows: windows.map((w) => ({
-      kind: w.kind,
-      usedPct: w.usedPct,
-      resetsAt: iso(TEST_NOW + w.resetsInMin * MIN),
-      windowMinutes: w.kind === 'weekly' ? 10_080 : 300,
-    })),
-  };
-  writeFileSync(join(simHomeOf(f.home, pool), 'meter.json'), `${JSON.stringify(reading)}\n`);
+function setMeter(f: DispatchFixture, pool: TestPool, windows: readonly TestWindow[]): void {
+  writePoolMeter(f.home, { ...pool, windows }, TEST_NOW);
 }
 
 /** A workflow-step request during whose attempt the provider's meter of `pool` moves to `windows`. */
 function meterMovesDuringAttempt(
   f: DispatchFixture,
-  pool: SimPoolSpec,
+  pool: TestPool,
   windows: Parameters<typeof setMeter>[2],
 ): DispatchRequest {
   const request = f.request({ kind: 'workflow-step' });
@@ -66,14 +53,14 @@ const SHAPES = [
 ] as const;
 
 describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, other, first }) => {
-  const main = (scenario?: unknown, extra: Partial<SimPoolSpec> = {}): SimPoolSpec => ({
+  const main = (scenario?: unknown, extra: Partial<TestPool> = {}): TestPool => ({
     account: 'a',
     connector,
     windows: weekly(10), // surplus 40: picked first
     ...(scenario === undefined ? {} : { scenario: { default: scenario } }),
     ...extra,
   });
-  const spare = (extra: Partial<SimPoolSpec> = {}): SimPoolSpec => ({
+  const spare = (extra: Partial<TestPool> = {}): TestPool => ({
     account: 'b',
     connector: other,
     windows: weekly(30), // surplus 20
@@ -244,7 +231,7 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
     const f = await createDispatchFixture([
       main('auth'),
       spare(),
-      ...(connector === 'sim' ? [{ account: 'a', connector: 'sim-twin', windows: weekly(15) }] : []),
+      ...(connector === 'sim' ? [{ account: 'a', connector: 'sim-twin' }] : []),
     ]);
     if (connector === 'sim') await installSimTwin(f);
     const result = await dispatchTask(f.runtime, f.request());

@@ -1,7 +1,9 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRuntime } from '../runtime/open-runtime';
-import { createSimHome } from '../test-support/sim-home';
 import { routeTask } from './route-task';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -10,10 +12,10 @@ afterEach(() => {
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-async function runtimeFor(pools: Parameters<typeof createSimHome>[0], env: Record<string, string> = {}) {
-  const home = createSimHome(pools, NOW);
+async function runtimeFor(pools: readonly TestPool[], env: Record<string, string> = {}) {
+  const home = writeTestHome(mkdtempSync(join(tmpdir(), 'bullswarm-dispatch-')), { now: NOW, pools });
   homes.push(home);
-  return openRuntime({ home, env: { BULLSWARM_NOW: new Date(NOW).toISOString(), ...env } });
+  return openRuntime({ home, env: { ...nowEnv(NOW), ...env } });
 }
 
 describe('routeTask over a real home', () => {
@@ -99,7 +101,7 @@ describe('routeTask over a real home', () => {
   it('leaves out a pool whose connector is not installed, naming why', async () => {
     const runtime = await runtimeFor([
       { account: 'a', windows: [{ kind: 'weekly', usedPct: 20, resetsInMin: 5040 }] },
-      { account: 'x', connector: 'nosuch', windows: [] },
+      { account: 'x', connector: 'nosuch' },
     ]);
     try {
       const { decision } = await routeTask(runtime, { lane: 'analyze', tier: 'medium', kind: 'single-run' });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConnectorManifestInput, defineConnector, type ManifestConnector } from '@bullswarm/connectors';
+import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import type { DispatchEvent, DispatchRequest } from '../dispatch/dispatch-types';
 import { type BullswarmRuntime, openRuntime } from '../runtime/open-runtime';
-import { createSimHome, type SimPoolSpec } from './sim-home';
 
 /** The frozen "now" of dispatch tests (BULLSWARM_NOW for bullswarm and the sims). */
 export const TEST_NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -52,17 +52,17 @@ const open: DispatchFixture[] = [];
  * `BULLSWARM_NOW`, `BULLSWARM_SIM_LOG` and whatever the test adds (clock overrides).
  */
 export async function createDispatchFixture(
-  pools: readonly SimPoolSpec[],
+  pools: readonly TestPool[],
   env: Record<string, string> = {},
 ): Promise<DispatchFixture> {
-  const home = createSimHome(pools, TEST_NOW);
+  const home = writeTestHome(mkdtempSync(join(tmpdir(), 'bullswarm-dispatch-')), { now: TEST_NOW, pools });
   const scratch = mkdtempSync(join(tmpdir(), 'bullswarm-dispatch-work-'));
   const work = join(scratch, 'work');
   const out = join(scratch, 'out');
   mkdirSync(work, { recursive: true });
   const simLog = join(scratch, 'sim.log');
   const fullEnv = {
-    BULLSWARM_NOW: new Date(TEST_NOW).toISOString(),
+    ...nowEnv(TEST_NOW),
     BULLSWARM_SIM_LOG: simLog,
     ...env,
   };
