@@ -140,7 +140,9 @@ describe('crash safety', () => {
     for (let kill = 1; kill < 20; kill++) {
       const worker = spawnWorker(['resume', runId], fixture.env);
       // One kill in four lands while the process starts up; the rest once the run has reached its target.
-      if (kill % 4 === 0) await new Promise((resolve) => setTimeout(resolve, random() * 400));
+      // (At the latest when it reports its run id: a start-up kill must not let the run go on.)
+      if (kill % 4 === 0)
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, random() * 400)), worker.runId]);
       else {
         await worker.runId;
         const target = targets[kill - 1] as number;
