@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
+import { nowEnv, type TestPool, type TestWindow, writeTestHome } from '@bullswarm/test-support';
 import { type StartWorkflowOptions, startWorkflow } from '../engine/workflow-api';
 import type { WorkflowRunResult } from '../engine/workflow-runner';
 import { validateProgram } from '../program/validate-program';
@@ -13,23 +14,6 @@ import type { WorkflowEvent } from '../state/workflow-event';
 
 /** The frozen "now" of workflow tests (BULLSWARM_NOW for bullswarm and the sims). */
 export const TEST_NOW = Date.parse('2026-11-30T12:00:00Z');
-
-/** One window of a pool's meter, its reset relative to TEST_NOW. */
-export interface WindowSpec {
-  readonly kind: 'five_hour' | 'weekly' | 'monthly';
-  readonly usedPct: number;
-  readonly resetsInMin: number;
-}
-
-/** A pool of a test home (sim by default; `connector: 'echo'` for echo pools). */
-export interface PoolSpec {
-  readonly account: string;
-  readonly connector?: 'sim' | 'sim-codex' | 'echo';
-  readonly enabled?: boolean;
-  readonly windows?: readonly WindowSpec[];
-  /** `<home>/<sim|sim-codex>/<account>/scenario.json` (sim pools). */
-  readonly scenario?: unknown;
-}
 
 /** One line of BULLSWARM_SIM_LOG. */
 export interface SimLogLine {
@@ -43,59 +27,8 @@ export interface SimLogLine {
   readonly exitCode: number | null;
 }
 
-const WINDOW_MINUTES = { five_hour: 300, weekly: 10_080, monthly: 43_200 } as const;
-const HALF_WEEK: readonly WindowSpec[] = [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }];
-
-/**
- * Writes a real bullswarm home with the given pools (state.json, sim meter and scenario files),
- * as `packages/dispatch/src/test-support/sim-home.ts` does.
- */
-export function writeHome(home: string, pools: readonly PoolSpec[]): void {
-  const addedAt = new Date(TEST_NOW).toISOString();
-  mkdirSync(home, { recursive: true });
-  const state = {
-    version: 1,
-    pools: pools.map((pool) => {
-      const connector = pool.connector ?? 'sim';
-      return {
-        id: `${connector}:${pool.account}`,
-        connector,
-        account: pool.account,
-        enabled: pool.enabled ?? true,
-        models: {},
-        addedAt,
-      };
-    }),
-    assignments: {},
-    config: { inflightPenaltyPct: 3, connectors: [] },
-  };
-  writeFileSync(join(home, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
-  for (const pool of pools) {
-    if (pool.connector === 'echo') continue;
-    const simHome = join(home, pool.connector ?? 'sim', pool.account);
-    mkdirSync(simHome, { recursive: true });
-    const windows = pool.windows ?? HALF_WEEK;
-    writeFileSync(
-      join(simHome, 'meter.json'),
-      `${JSON.stringify(
-        {
-          readAt: addedAt,
-          windows: windows.map((w) => ({
-            kind: w.kind,
-            usedPct: w.usedPct,
-            resetsAt: new Date(TEST_NOW + w.resetsInMin * 60_000).toISOString(),
-            windowMinutes: WINDOW_MINUTES[w.kind],
-          })),
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    if (pool.scenario !== undefined) {
-      writeFileSync(join(simHome, 'scenario.json'), `${JSON.stringify(pool.scenario, null, 2)}\n`);
-    }
-  }
-}
+/** The meter of a sim pool given no windows: 10% used, half the week gone. */
+const HALF_WEEK: readonly TestWindow[] = [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }];
 
 /** A temp home with pools, a work tree, a sim log and a runtime over them. */
 export interface WorkflowFixture {
@@ -120,19 +53,27 @@ export interface WorkflowFixture {
 
 const fixtures: WorkflowFixture[] = [];
 
-/** Creates a fixture; call {@link closeWorkflowFixtures} from afterEach. */
+/**
+ * Creates a fixture over a home with `pools` (sim pools without windows get {@link HALF_WEEK});
+ * call {@link closeWorkflowFixtures} from afterEach.
+ */
 export async function createWorkflowFixture(
-  pools: readonly PoolSpec[],
+  pools: readonly TestPool[],
   extraEnv: Record<string, string> = {},
 ): Promise<WorkflowFixture> {
   const root = mkdtempSync(join(tmpdir(), 'bullswarm-workflow-'));
   const home = join(root, 'home');
   const work = join(root, 'work');
   mkdirSync(work, { recursive: true });
-  writeHome(home, pools);
+  writeTestHome(home, {
+    now: TEST_NOW,
+    pools: pools.map((pool) =>
+      pool.windows !== undefined || pool.connector === 'echo' ? pool : { ...pool, windows: HALF_WEEK },
+    ),
+  });
   const simLog = join(root, 'sim.log');
   const env: Record<string, string> = {
-    BULLSWARM_NOW: new Date(TEST_NOW).toISOString(),
+    ...nowEnv(TEST_NOW),
     BULLSWARM_SIM_LOG: simLog,
     BULLSWARM_HOME: home,
     ...extraEnv,
