@@ -2,9 +2,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
 import { UnknownPoolError } from '@bullswarm/store';
+import { type TestPool, writePoolMeter, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwarmInputError } from '../errors/swarm-input-error';
-import { type SimPool, writeSimHome, writeSimMeter } from '../test-support/sim-home';
 import { tempDirs } from '../test-support/swarm-fixture';
 import { capacityThresholds, parseCapacityCaps } from './capacity-env';
 import { readCapacity, resolvePool } from './read-capacity';
@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 const NOW = Date.parse('2026-09-10T12:00:00Z');
-const work1: SimPool = {
+const work1: TestPool = {
   account: 'work1',
   label: 'work1',
   windows: [
@@ -26,9 +26,9 @@ const work1: SimPool = {
   ],
 };
 
-async function home(pools: readonly SimPool[], clock = { value: NOW }) {
+async function home(pools: readonly TestPool[], clock = { value: NOW }) {
   const dir = dirs.make();
-  writeSimHome(dir, pools, NOW);
+  writeTestHome(dir, { now: NOW, pools });
   const runtime = await openRuntime({
     home: dir,
     env: {},
@@ -167,7 +167,7 @@ describe('readCapacity', () => {
   it('reads through a cache kept 300 s; an old held reading (an old reader) is unknown', async () => {
     const { dir, runtime, clock } = await home([work1]);
     expect((await readCapacity(runtime, { pool: 'work1', env: {} })).meterStatus).toBe('live');
-    writeSimMeter(dir, { ...work1, windows: [{ kind: 'weekly', usedPct: 80, resetsInMin: 3 * 1440 }] }, NOW);
+    writePoolMeter(dir, { ...work1, windows: [{ kind: 'weekly', usedPct: 80, resetsInMin: 3 * 1440 }] }, NOW);
     clock.value = NOW + 299_000;
     expect(await readCapacity(runtime, { pool: 'work1', env: {} })).toMatchObject({
       meterStatus: 'cache',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
+import { writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FencingError } from '../errors/fencing-error';
 import { git } from '../git/run-git';
@@ -8,7 +9,6 @@ import { acceptHandoffPacket } from '../handoff/accept-handoff-packet';
 import { writeHandoffPacket } from '../handoff/write-handoff-packet';
 import { readJournal } from '../plans/journal';
 import { createSwarm } from '../store/create-swarm';
-import { writeSimHome } from '../test-support/sim-home';
 import { createRepo, tempDirs } from '../test-support/swarm-fixture';
 import { prepareSuccessor, startSuccessor, successorBrief } from './launch-successor';
 
@@ -24,16 +24,15 @@ const weekly = (usedPct: number) => [{ kind: 'weekly' as const, usedPct, resetsI
 async function setup() {
   const dir = dirs.make();
   const home = join(dir, 'home');
-  writeSimHome(
-    home,
-    [
+  writeTestHome(home, {
+    now: Date.now(),
+    pools: [
       { account: 'lead', windows: weekly(10) },
       { account: 'lane-b', windows: weekly(92) },
       { account: 'spare', windows: weekly(30) },
       { account: 'other', connector: 'sim-codex', windows: weekly(60) },
     ],
-    Date.now(),
-  );
+  });
   const runtime = await openRuntime({ home, env: {}, createStore: true, userHome: dir });
   runtimes.push(runtime);
   const swarm = createSwarm({ store: runtime.requireStore(), env: {}, clock: runtime.clock });

@@ -1,7 +1,7 @@
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
+import { type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwarmInputError } from '../errors/swarm-input-error';
-import { type SimPool, writeSimHome } from '../test-support/sim-home';
 import { openTestSwarm, tempDirs } from '../test-support/swarm-fixture';
 import { pickAccount } from './pick-account';
 
@@ -17,7 +17,7 @@ const weekly = (usedPct: number) => [
   { kind: 'five_hour' as const, usedPct: 5, resetsInMin: 200 },
   { kind: 'weekly' as const, usedPct, resetsInMin: 3 * 1440 },
 ];
-const POOLS: SimPool[] = [
+const POOLS: TestPool[] = [
   { account: 'lead', label: 'lead', windows: weekly(10) },
   { account: 'a', label: 'a', windows: weekly(5) },
   { account: 'b', label: 'b', windows: weekly(10) },
@@ -26,7 +26,7 @@ const POOLS: SimPool[] = [
 
 async function setup() {
   const dir = dirs.make();
-  writeSimHome(dir, POOLS, NOW);
+  writeTestHome(dir, { now: NOW, pools: POOLS });
   const runtime = await openRuntime({
     home: dir,
     env: {},
