@@ -7,10 +7,10 @@ import {
   type BuiltinManifestsFile,
   parseConnectorManifest,
 } from '@bullswarm/connectors';
+import { nowEnv, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MODULE_WRAPPER } from '../src/launcher/load-bundle';
 import { baseEnv, bullswarm, CLI_PATH, tempDirs } from './support/cli';
-import { nowEnv, writeHome } from './support/homes';
 
 const DIST = dirname(CLI_PATH);
 const NOW = Date.parse('2026-09-10T12:00:00Z');
@@ -25,14 +25,13 @@ function bundledSources(bundle: string): string[] {
 
 function simHome(): string {
   const home = dirs.make();
-  writeHome(
-    home,
-    [
+  writeTestHome(home, {
+    now: NOW,
+    pools: [
       { connector: 'sim', account: 'a', windows: [{ kind: 'weekly', usedPct: 40, resetsInMin: 4000 }] },
       { connector: 'sim', account: 'b', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 9000 }] },
     ],
-    NOW,
-  );
+  });
   return home;
 }
 
@@ -111,11 +110,11 @@ describe('the two bundles', () => {
 describe('a configured connector package', () => {
   it('loads through the bin’s import(), also when the bundle comes from the code cache', async () => {
     const home = dirs.make();
-    writeHome(home, [{ connector: 'tmp', meter: { type: 'none' } }], NOW);
-    const statePath = join(home, 'state.json');
-    const state = JSON.parse(readFileSync(statePath, 'utf8'));
-    state.config.connectors = ['bullswarm-connector-tmp'];
-    writeFileSync(statePath, JSON.stringify(state));
+    writeTestHome(home, {
+      now: NOW,
+      pools: [{ connector: 'tmp', meter: { type: 'none' } }],
+      config: { connectors: ['bullswarm-connector-tmp'] },
+    });
     const project = dirs.make();
     writeFileSync(join(project, 'package.json'), '{"name":"project","private":true}');
     const pkg = join(project, 'node_modules', 'bullswarm-connector-tmp');

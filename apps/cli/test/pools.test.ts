@@ -1,12 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_WINDOW_MINUTES } from '@bullswarm/pacing';
 import { openStore } from '@bullswarm/store';
+import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from './support/cli';
-import { nowEnv, type PoolSpec, writeHome } from './support/homes';
 
 const NOW = Date.parse('2026-09-10T12:00:00Z');
-const WEEK = 10_080;
+const WEEK = DEFAULT_WINDOW_MINUTES.weekly;
+const FIVE_HOURS = DEFAULT_WINDOW_MINUTES.five_hour;
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
@@ -17,14 +19,14 @@ afterEach(() => dirs.cleanup());
  */
 function workedExampleHome(): string {
   const home = dirs.make();
-  const pools: PoolSpec[] = [
+  const pools: TestPool[] = [
     {
       connector: 'claude-code',
       models: { medium: null },
       meter: { type: 'file' },
       windows: [
         { kind: 'weekly', usedPct: 31, resetsInMin: WEEK * (1 - 0.263) },
-        { kind: 'five_hour', usedPct: 27, resetsInMin: 300 * (1 - 0.54) },
+        { kind: 'five_hour', usedPct: 27, resetsInMin: FIVE_HOURS * (1 - 0.54) },
       ],
     },
     {
@@ -34,7 +36,7 @@ function workedExampleHome(): string {
       meter: { type: 'file' },
       windows: [
         { kind: 'weekly', usedPct: 30, resetsInMin: WEEK * (1 - 0.656) },
-        { kind: 'five_hour', usedPct: 15, resetsInMin: 300 * (1 - 0.44) },
+        { kind: 'five_hour', usedPct: 15, resetsInMin: FIVE_HOURS * (1 - 0.44) },
       ],
     },
     { connector: 'codex', enabled: false, meter: { type: 'none' } },
@@ -44,7 +46,7 @@ function workedExampleHome(): string {
       windows: [{ kind: 'weekly', usedPct: 74, resetsInMin: WEEK * (1 - 0.725) }],
     },
   ];
-  writeHome(home, pools, NOW);
+  writeTestHome(home, { now: NOW, pools });
   return home;
 }
 
@@ -130,17 +132,16 @@ describe('bullswarm pools', () => {
 
   it('marks a reading held after a failed poll as stale, with the error and when it retries', async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         {
           connector: 'grok',
           meter: { type: 'file' },
           windows: [{ kind: 'weekly', usedPct: 40, resetsInMin: 5040 }],
         },
       ],
-      NOW,
-    );
+    });
     expect((await bullswarm(['pools'], { home, env: nowEnv(NOW) })).exitCode).toBe(0);
     rmSync(join(home, 'meters', 'grok.json'));
     // Past the 120 s cache TTL the source is polled again and fails; the last good reading is held.
@@ -159,16 +160,15 @@ describe('bullswarm pools', () => {
 
   it('names the free model per tier when free-ness differs per tier, and once when it does not', async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         { connector: 'opencode', meter: { type: 'none' } },
         { connector: 'echo' },
         { connector: 'sim', account: 'a', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }] },
         { connector: 'sim', account: 'paid', models: { low: 'sim/lite' } },
       ],
-      NOW,
-    );
+    });
     const result = await bullswarm(['pools'], { home, env: nowEnv(NOW) });
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
@@ -186,9 +186,9 @@ describe('bullswarm pools', () => {
 
   it('shows near-limit, burst-gated and expiring-soon states with their numbers', async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         {
           connector: 'sim',
           account: 'near',
@@ -222,8 +222,7 @@ describe('bullswarm pools', () => {
           ],
         },
       ],
-      NOW,
-    );
+    });
     const result = await bullswarm(['pools'], { home, env: nowEnv(NOW) });
     expect(result.exitCode).toBe(0);
     const line = (label: string) => result.stdout.split('\n').find((l) => l.startsWith(`${label} `))!;
@@ -256,7 +255,7 @@ describe('bullswarm pools', () => {
     const home = dirs.make();
     const min = 60_000;
     const fiveResets = NOW + 200 * min;
-    writeHome(home, [{ connector: 'sim', account: 'a' }], NOW);
+    writeTestHome(home, { now: NOW, pools: [{ connector: 'sim', account: 'a' }] });
     // The sim's meter file, last written 30 minutes ago.
     writeFileSync(
       join(home, 'sim', 'a', 'meter.json'),
@@ -389,14 +388,13 @@ describe('bullswarm pools add/remove/enable/disable', () => {
 describe('bullswarm pools label', () => {
   function twoPools(): string {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         { connector: 'sim', account: 'a', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }] },
         { connector: 'sim', account: 'b', windows: [{ kind: 'weekly', usedPct: 30, resetsInMin: 5040 }] },
       ],
-      NOW,
-    );
+    });
     return home;
   }
 

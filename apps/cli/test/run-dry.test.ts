@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { nowEnv, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from './support/cli';
-import { nowEnv, writeHome } from './support/homes';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const dirs = tempDirs();
@@ -11,9 +11,9 @@ afterEach(() => dirs.cleanup());
 /** Two sim pools: `behind` (+30) and `ahead` (−10), half their week gone. */
 function simHome(): { home: string; simLog: string; env: Record<string, string> } {
   const home = dirs.make();
-  writeHome(
-    home,
-    [
+  writeTestHome(home, {
+    now: NOW,
+    pools: [
       {
         connector: 'sim',
         account: 'behind',
@@ -24,8 +24,7 @@ function simHome(): { home: string; simLog: string; env: Record<string, string> 
       },
       { connector: 'sim', account: 'ahead', windows: [{ kind: 'weekly', usedPct: 60, resetsInMin: 5040 }] },
     ],
-    NOW,
-  );
+  });
   const simLog = join(home, 'sim.log');
   return { home, simLog, env: { ...nowEnv(NOW), BULLSWARM_SIM_LOG: simLog } };
 }
@@ -129,9 +128,9 @@ describe('bullswarm run --dry-run', () => {
 
   it('prints NO POOL with the reason and when a pool is back, exit 1', async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         {
           connector: 'sim',
           account: 'a',
@@ -142,8 +141,7 @@ describe('bullswarm run --dry-run', () => {
         },
         { connector: 'sim', account: 'b', windows: [{ kind: 'weekly', usedPct: 100, resetsInMin: 600 }] },
       ],
-      NOW,
-    );
+    });
     const result = await bullswarm(['run', '--lane', 'analyze', '--dry-run', 'x'], {
       home,
       env: nowEnv(NOW),
@@ -167,9 +165,9 @@ describe('bullswarm run --dry-run', () => {
 
   it('--json names the kind a real run of the same pick ends with: no-eligible-pool when every pool is disabled', async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         {
           connector: 'sim',
           account: 'a',
@@ -177,8 +175,7 @@ describe('bullswarm run --dry-run', () => {
           windows: [{ kind: 'weekly', usedPct: 20, resetsInMin: 5040 }],
         },
       ],
-      NOW,
-    );
+    });
     for (const flags of [['--dry-run', '--json'], ['--json']]) {
       const result = await bullswarm(['run', '--lane', 'analyze', ...flags, 'x'], { home, env: nowEnv(NOW) });
       expect(result.exitCode).toBe(1);

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessRunning } from '@bullswarm/dispatch';
+import { nowEnv, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, startBullswarm, tempDirs } from './support/cli';
-import { nowEnv, writeHome } from './support/homes';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const dirs = tempDirs();
@@ -48,9 +48,9 @@ async function waitForInflight(
 describe('bullswarm run: processes', () => {
   it('a stall is stopped with its whole tree, its partial output kept in attempt 1, the retry on another pool', async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         {
           connector: 'sim',
           account: 'a',
@@ -59,8 +59,7 @@ describe('bullswarm run: processes', () => {
         },
         { connector: 'sim', account: 'b', windows: weekly(30) },
       ],
-      NOW,
-    );
+    });
     const simLog = join(home, 'sim.log');
     const result = await bullswarm(['run', '--lane', 'analyze', 'Explain the parser'], {
       home,
@@ -98,9 +97,9 @@ describe('bullswarm run: processes', () => {
 
   it('kill -9 of a bullswarm run mid-run leaves no stale entry for the next assignments', async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         {
           connector: 'sim',
           account: 'a',
@@ -108,8 +107,7 @@ describe('bullswarm run: processes', () => {
           scenario: { default: { scenario: 'slow', ms: 120_000 } },
         },
       ],
-      NOW,
-    );
+    });
     const run = startBullswarm(['run', '--lane', 'analyze', 'Explain the parser'], {
       home,
       env: nowEnv(NOW),
@@ -131,9 +129,9 @@ describe('bullswarm run: processes', () => {
 
   it("two runs at once see each other's in-flight load: the second goes to the other pool, preferred over busier", async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         {
           connector: 'sim',
           account: 'a',
@@ -142,8 +140,7 @@ describe('bullswarm run: processes', () => {
         },
         { connector: 'sim', account: 'b', windows: weekly(21) },
       ],
-      NOW,
-    );
+    });
     mkdirSync(join(home, 'work'));
     const first = startBullswarm(['run', '--lane', 'analyze', 'the first task'], {
       home,

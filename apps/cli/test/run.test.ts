@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '@bullswarm/store';
+import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, bullswarm, CLI_PATH, tempDirs } from './support/cli';
-import { nowEnv, type PoolSpec, writeHome } from './support/homes';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const dirs = tempDirs();
@@ -24,17 +24,16 @@ interface SimLogLine {
 }
 
 /** A home of sim pools `a` (surplus 40, running `scenario`) and `b` (surplus 20, answering). */
-function runHome(scenario: unknown, extra: PoolSpec[] = []) {
+function runHome(scenario: unknown, extra: TestPool[] = []) {
   const home = dirs.make();
-  writeHome(
-    home,
-    [
+  writeTestHome(home, {
+    now: NOW,
+    pools: [
       { connector: 'sim', account: 'a', windows: weekly(10), scenario: { default: scenario } },
       { connector: 'sim', account: 'b', windows: weekly(30) },
       ...extra,
     ],
-    NOW,
-  );
+  });
   const simLog = join(home, 'sim.log');
   const work = join(home, 'work');
   mkdirSync(work);
@@ -222,9 +221,9 @@ describe('bullswarm run (the sim as the agent)', () => {
 
   it('no free pool: exit 1, no pool with quota to spare, and when one is back', async () => {
     const home = dirs.make();
-    writeHome(
-      home,
-      [
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
         {
           connector: 'sim',
           account: 'a',
@@ -235,8 +234,7 @@ describe('bullswarm run (the sim as the agent)', () => {
         },
         { connector: 'sim', account: 'b', windows: [{ kind: 'weekly', usedPct: 100, resetsInMin: 300 }] },
       ],
-      NOW,
-    );
+    });
     const simLog = join(home, 'sim.log');
     const result = await bullswarm(['run', '--lane', 'analyze', 'x'], {
       home,

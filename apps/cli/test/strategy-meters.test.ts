@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '@bullswarm/store';
+import { nowEnv, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from './support/cli';
-import { nowEnv, writeHome } from './support/homes';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const MINUTE = 60_000;
@@ -14,16 +14,15 @@ const readState = (home: string) => JSON.parse(readFileSync(join(home, 'state.js
 
 function home(): string {
   const dir = dirs.make();
-  writeHome(
-    dir,
-    [
+  writeTestHome(dir, {
+    now: NOW,
+    pools: [
       { connector: 'sim', account: 'a', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }] },
       { connector: 'sim', account: 'b', windows: [{ kind: 'weekly', usedPct: 30, resetsInMin: 5040 }] },
       // Free on the low tier only, so medium is decided among the metered sim pools.
       { connector: 'echo', models: { medium: null, high: null } },
     ],
-    NOW,
-  );
+  });
   return dir;
 }
 

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from './support/cli';
-import { writeHome } from './support/homes';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const dirs = tempDirs();
@@ -10,7 +10,7 @@ afterEach(() => dirs.cleanup());
 
 function home(): string {
   const dir = dirs.make();
-  writeHome(dir, [{ connector: 'sim', account: 'a' }, { connector: 'echo' }], NOW);
+  writeTestHome(dir, { now: NOW, pools: [{ connector: 'sim', account: 'a' }, { connector: 'echo' }] });
   return dir;
 }
 

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '@bullswarm/swarm';
+import { nowEnv, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from '../../../test/support/cli';
-import { nowEnv, writeHome } from '../../../test/support/homes';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -16,23 +16,15 @@ const weekly = (usedPct: number) => [{ kind: 'weekly' as const, usedPct, resetsI
 function setup() {
   const dir = dirs.make('bullswarm-swarm-e2e-');
   const home = join(dir, 'home');
-  writeHome(
-    home,
-    [
-      { connector: 'sim', account: 'lead', windows: weekly(20) },
-      { connector: 'sim', account: 'work1', windows: weekly(36) },
-      { connector: 'sim', account: 'work2', windows: weekly(50) },
+  writeTestHome(home, {
+    now: NOW,
+    pools: [
+      { connector: 'sim', account: 'lead', label: 'lead-acct', windows: weekly(20) },
+      { connector: 'sim', account: 'work1', label: 'work1', windows: weekly(36) },
+      { connector: 'sim', account: 'work2', label: 'work2', windows: weekly(50) },
       { connector: 'sim', account: 'blind', meter: { type: 'none' } },
     ],
-    NOW,
-  );
-  writeFileSync(
-    join(home, 'pool-labels.json'),
-    JSON.stringify({
-      version: 1,
-      labels: { 'sim:lead': 'lead-acct', 'sim:work1': 'work1', 'sim:work2': 'work2' },
-    }),
-  );
+  });
   const repo = join(dir, 'repo');
   mkdirSync(join(repo, 'plans', 'p1'), { recursive: true });
   git(repo, ['init', '-q', '-b', 'main']);

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, CLI_PATH, tempDirs } from '../../../test/support/cli';
-import { nowEnv, type PoolSpec, writeHome } from '../../../test/support/homes';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const V = 'bullswarm.workflow.program.v3';
@@ -14,12 +14,12 @@ afterEach(() => dirs.cleanup());
 const weekly = (usedPct: number) => [{ kind: 'weekly' as const, usedPct, resetsInMin: 5040 }];
 
 /** A home with sim pools, a work tree and a sim log. */
-function workflowHome(pools: PoolSpec[]) {
+function workflowHome(pools: TestPool[]) {
   const root = dirs.make('bullswarm-cli-workflow-');
   const home = join(root, 'home');
   const work = join(root, 'work');
   mkdirSync(work, { recursive: true });
-  writeHome(home, pools, NOW);
+  writeTestHome(home, { now: NOW, pools });
   const env = { ...nowEnv(NOW), BULLSWARM_SIM_LOG: join(root, 'sim.log') };
   const run = (args: string[], extraEnv: Record<string, string> = {}) =>
     bullswarm(args, { home, env: { ...env, ...extraEnv }, cwd: work });
