@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { DEFAULT_WINDOW_MINUTES, type WindowKind } from '@bullswarm/pacing';
 import { CliExit, CliUsageError } from '../cli/cli-errors';
 import type { CliIo } from '../cli/cli-io';
 import type { CommandContext } from '../cli/command-context';
@@ -11,11 +12,10 @@ import { EXIT } from '../cli/exit-codes';
 export const DEMO_MARKER = '.bullswarm-demo';
 
 const MINUTE = 60_000;
-const WINDOW_MINUTES = { five_hour: 300, weekly: 10_080, monthly: 43_200 } as const;
 
 /** One window of a demo pool's meter, its reset given relative to now. */
 interface DemoWindow {
-  readonly kind: keyof typeof WINDOW_MINUTES;
+  readonly kind: WindowKind;
   readonly usedPct: number;
   readonly resetsInMin: number;
 }
@@ -137,7 +137,7 @@ async function prepareHome(home: string, pools: readonly DemoPool[], now: number
         kind: w.kind,
         usedPct: w.usedPct,
         resetsAt: new Date(now + w.resetsInMin * MINUTE).toISOString(),
-        windowMinutes: WINDOW_MINUTES[w.kind],
+        windowMinutes: DEFAULT_WINDOW_MINUTES[w.kind],
       })),
     };
     writeFileSync(join(simHome, 'meter.json'), `${JSON.stringify(reading, null, 2)}\n`);

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { formatCompact, formatTime, type MeterWindow, type WindowKind } from '@bullswarm/pacing';
+import {
+  DEFAULT_WINDOW_MINUTES,
+  formatCompact,
+  formatTime,
+  type MeterWindow,
+  type WindowKind,
+} from '@bullswarm/pacing';
 import { CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
 import { type CommandContext, openCliHome, printJson, userHomeOf } from '../cli/command-context';
@@ -10,13 +16,6 @@ import {
   parseWindowName,
   windowFlagName,
 } from '../parse/parse-options';
-
-/** Window lengths a manual reading gets (the meter reading format's defaults). */
-const WINDOW_MINUTES: Readonly<Record<WindowKind, number>> = {
-  five_hour: 300,
-  weekly: 10_080,
-  monthly: 43_200,
-};
 
 /** Options of `bullswarm meters set`. */
 export interface MetersSetOptions {
@@ -58,7 +57,7 @@ export function manualWindows(options: MetersSetOptions): MeterWindow[] {
     windows.push({
       kind,
       usedPct: parsePct(value, flag),
-      windowMinutes: WINDOW_MINUTES[kind],
+      windowMinutes: DEFAULT_WINDOW_MINUTES[kind],
       ...(resetsAt === undefined ? {} : { resetsAt }),
     });
     resets.delete(kind);
