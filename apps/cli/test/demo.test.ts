@@ -66,6 +66,10 @@ describe('bullswarm demo', () => {
     );
     expect(chore).toContain('\nTidy the changelog\n');
 
+    // The attempt-file paths above point into the temporary home: say it is gone, and how to keep it.
+    expect(result.stdout).toContain(
+      'The demo home above was temporary and is removed now; `bullswarm demo --keep` keeps it',
+    );
     expect(existsSync(home!)).toBe(false);
   });
 

@@ -222,6 +222,9 @@ export async function demoCommand(context: CommandContext, options: { keep?: boo
     }
     out('\n');
     if (temporary && !options.keep) {
+      out(
+        'The demo home above was temporary and is removed now; `bullswarm demo --keep` keeps it, with its attempt files.\n',
+      );
       out('Next: `bullswarm setup` finds the agent CLIs on this machine and creates their pools.\n');
     } else {
       out(`The demo home is kept at ${home}: try \`bullswarm --home ${home} pools --json\`.\n`);
