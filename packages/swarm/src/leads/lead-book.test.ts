@@ -123,7 +123,9 @@ describe('handover and takeover', () => {
       refusal = error;
     }
     expect(LeadRecordError.isInstance(refusal) && refusal.reason).toBe('earlier-successor-reachable');
-    expect(() => swarm.leads.takeover(plan, { address: 'stranger' })).toThrow(/not on the succession list/);
+    expect(() => swarm.leads.takeover(plan, { address: 'stranger' })).toThrow(
+      /not in the effective succession/,
+    );
 
     const record = swarm.leads.takeover(plan, { address: 'deputy' });
     expect(record).toMatchObject({ lead: 'deputy', epoch: 2, succession: ['lane-a'] });
@@ -146,6 +148,53 @@ describe('handover and takeover', () => {
     const record = swarm.leads.takeover(plan, { address: 'third', reason: 'usage_limit' });
     expect(record.epoch).toBe(3);
     expect(swarm.leads.history(plan).at(-1)!.reason).toBe('asserted by third: usage_limit');
+  });
+
+  it('without --succession a lane takes over: the default succession is the lanes in launch order', () => {
+    const { swarm, plan } = setup();
+    for (const a of ['lane-a', 'lane-b']) swarm.agents.register({ address: a });
+    swarm.leads.claim(plan, { address: 'ghost', lanes: ['lane-a'] });
+    swarm.leads.claim(plan, { address: 'ghost', lanes: ['lane-b'] });
+    expect(swarm.leads.effectiveSuccession(plan)).toEqual([
+      { address: 'lane-a', source: 'lane' },
+      { address: 'lane-b', source: 'lane' },
+    ]);
+    // lane-a is reachable and earlier: lane-b waits its turn.
+    expect(() => swarm.leads.takeover(plan, { address: 'lane-b' })).toThrow(/lane-a comes before lane-b/);
+    const record = swarm.leads.takeover(plan, { address: 'lane-a' });
+    expect(record).toMatchObject({ lead: 'lane-a', epoch: 2 });
+    // The new lead never appears in its own succession; lane-b is next.
+    expect(swarm.leads.effectiveSuccession(plan).map((c) => c.address)).toEqual(['lane-b']);
+  });
+
+  it('after a handover a remaining lane can take over; the order is list, designate, lanes, host', () => {
+    const { swarm, plan } = setup();
+    swarm.agents.register({ address: 'other-plan', plan: { repo: '/elsewhere', id: 'x' } });
+    for (const a of ['lane-a', 'lane-b', 'deputy', 'idle-here']) swarm.agents.register({ address: a });
+    swarm.leads.claim(plan, { address: 'boss', succession: ['first'], lanes: ['lane-a', 'lane-b'] });
+    swarm.leads.designate(plan, { from: 'boss', designate: 'deputy' });
+    expect(swarm.leads.effectiveSuccession(plan)).toEqual([
+      { address: 'deputy', source: 'succession' },
+      { address: 'first', source: 'succession' },
+      { address: 'lane-a', source: 'lane' },
+      { address: 'lane-b', source: 'lane' },
+      { address: 'idle-here', source: 'host' },
+    ]);
+    swarm.leads.handover(plan, { from: 'boss', to: 'deputy' });
+    // The handover removed the new lead from the list and added nobody: the lanes still follow.
+    expect(swarm.leads.effectiveSuccession(plan).map((c) => c.address)).toEqual([
+      'first',
+      'lane-a',
+      'lane-b',
+      'idle-here',
+    ]);
+    swarm.agents.deregister('deputy');
+    const record = swarm.leads.takeover(plan, { address: 'lane-a' });
+    expect(record).toMatchObject({ lead: 'lane-a', epoch: 3 });
+    // An agent bound to another plan is never a candidate.
+    expect(() => swarm.leads.takeover(plan, { address: 'other-plan', reason: 'usage_limit' })).toThrow(
+      /not in the effective succession/,
+    );
   });
 
   it('a takeover at an epoch that moved is a fencing error (compare-and-set)', () => {

@@ -53,6 +53,15 @@ export type TakeoverReason = 'unreachable' | 'usage_limit' | 'ask_timeout';
 
 export const TAKEOVER_REASONS: readonly TakeoverReason[] = ['unreachable', 'usage_limit', 'ask_timeout'];
 
+/** Where an entry of the effective succession comes from (see {@link LeadBook.effectiveSuccession}). */
+export type SuccessionSource = 'succession' | 'designate' | 'lane' | 'host';
+
+/** One candidate of the effective succession, in takeover order. */
+export interface SuccessionCandidate {
+  readonly address: string;
+  readonly source: SuccessionSource;
+}
+
 /** The result of {@link LeadBook.checkLeadership}. */
 export type LeadershipCheck =
   | { readonly current: true; readonly record: LeadRecord }
@@ -101,10 +110,26 @@ export interface LeadBook {
     options: { readonly from: string; readonly to: string; readonly epoch?: number },
   ): LeadRecord;
   /**
-   * Unplanned takeover by the first reachable succession entry, at the epoch it read (`epoch`,
-   * else the record's epoch when called): refused while the lead is reachable (unless the taker
-   * asserts `usage_limit` or `ask_timeout`, recorded as asserted), when the taker is not on the
-   * succession list, or when an earlier entry is reachable (ties go to the earlier position).
+   * The effective succession of a plan, in takeover order (the default succession of the spec):
+   *
+   * 1. the explicit succession list (`--succession`, in its order);
+   * 2. the successor-designate, if any (named with `lead designate`; it is also put first in the
+   *    explicit list, so it only shows here when it was not);
+   * 3. the record's lanes in launch (record) order;
+   * 4. other agents registered on the same host as the lead (this host when the lead is not
+   *    registered) that are not bound to another plan, oldest registration first.
+   *
+   * Each address appears once (at its earliest position); the current lead never appears. Agents on
+   * other hosts (containers, other machines) come in only through the explicit list or as lanes.
+   * Empty when the plan has no record.
+   */
+  effectiveSuccession(plan: PlanRef): SuccessionCandidate[];
+  /**
+   * Unplanned takeover by the first reachable entry of the effective succession
+   * ({@link LeadBook.effectiveSuccession}), at the epoch it read (`epoch`, else the record's epoch
+   * when called): refused while the lead is reachable (unless the taker asserts `usage_limit` or
+   * `ask_timeout`, recorded as asserted), when the taker is not in the effective succession, or
+   * when an earlier entry is reachable (ties go to the earlier position).
    */
   takeover(
     plan: PlanLocation,
@@ -207,6 +232,33 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
       sent.add(to);
       insertNotice(db, { to, from, plan, epoch, kind: 'lead-change', text }, now);
     }
+  };
+  const candidatesOf = (row: LeadRow): SuccessionCandidate[] => {
+    const out: SuccessionCandidate[] = [];
+    const seen = new Set<string>([row.lead]);
+    const add = (address: string, source: SuccessionSource) => {
+      if (seen.has(address)) return;
+      seen.add(address);
+      out.push({ address, source });
+    };
+    for (const a of parseList(row.succession)) add(a, 'succession');
+    if (row.designate !== null) add(row.designate, 'designate');
+    for (const a of parseList(row.lanes)) add(a, 'lane');
+    const host =
+      (
+        db.prepare('SELECT host FROM swarm_agents WHERE address = ?').get(row.lead) as
+          | { host: string }
+          | undefined
+      )?.host ?? context.host;
+    const local = db
+      .prepare(
+        `SELECT address FROM swarm_agents WHERE host = ?
+           AND (plan_id IS NULL OR (plan_repo = ? AND plan_id = ?))
+         ORDER BY registered_at, address`,
+      )
+      .all(host, row.plan_repo, row.plan_id) as { address: string }[];
+    for (const { address } of local) add(address, 'host');
+    return out;
   };
   const requireActive = (plan: PlanRef, row: LeadRow | undefined, action: string): LeadRow => {
     if (!row) {
@@ -394,6 +446,10 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
       );
       return result;
     },
+    effectiveSuccession(plan) {
+      const row = select(plan);
+      return row ? candidatesOf(row) : [];
+    },
     resolve(plan) {
       return requireActive(plan, select(plan), 'resolve lead').lead;
     },
@@ -529,17 +585,18 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           });
         }
         const succession = parseList(row.succession);
-        const position = succession.indexOf(address);
+        const candidates = candidatesOf(row).map((c) => c.address);
+        const position = candidates.indexOf(address);
         if (position === -1) {
           throw new LeadRecordError({
             plan: planLabel(plan),
             reason: 'not-in-succession',
             lead: row.lead,
             epoch: row.epoch,
-            message: `takeover refused: ${address} is not on the succession list of ${planLabel(plan)} (${succession.join(', ') || 'empty'})`,
+            message: `takeover refused: ${address} is not in the effective succession of ${planLabel(plan)} (${candidates.join(', ') || 'empty'}: the succession list, then the successor-designate, the lanes in launch order, and agents registered on the lead's host)`,
           });
         }
-        for (const earlier of succession.slice(0, position)) {
+        for (const earlier of candidates.slice(0, position)) {
           const state = agents.reachability(earlier);
           if (state.reachable) {
             throw new LeadRecordError({
@@ -547,7 +604,7 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
               reason: 'earlier-successor-reachable',
               lead: row.lead,
               epoch: row.epoch,
-              message: `takeover refused: ${earlier} comes before ${address} in the succession list and is reachable (${state.why}); ties go to the earlier position`,
+              message: `takeover refused: ${earlier} comes before ${address} in the effective succession and is reachable (${state.why}); ties go to the earlier position`,
             });
           }
         }

@@ -1,7 +1,16 @@
-import type { LeadRecord } from '@bullswarm/swarm';
+import type { LeadRecord, SuccessionCandidate } from '@bullswarm/swarm';
 import { CliExit } from '../../cli/cli-errors';
 import { type CommandContext, printJson } from '../../cli/command-context';
 import { iso, parseInteger, planOf, printLines, selfOf, withSwarm } from './swarm-command-support';
+
+/**
+ * The effective succession in takeover order, each entry with where it comes from: the
+ * succession list, then the successor-designate, the lanes in launch order, then agents
+ * registered on the lead's host (see `LeadBook.effectiveSuccession`).
+ */
+function describeSuccession(candidates: readonly SuccessionCandidate[]): string {
+  return `takeover order ${candidates.map((c) => `${c.address} (${c.source})`).join(', ') || '- (nobody can take over)'}`;
+}
 
 function describeRecord(record: LeadRecord): string[] {
   return [
@@ -49,8 +58,9 @@ export async function leadShowCommand(
     const plan = await planOf(context, swarm, options.plan);
     const record = swarm.leads.get(plan);
     const history = swarm.leads.history(plan);
+    const effectiveSuccession = swarm.leads.effectiveSuccession(plan);
     if (options.json) {
-      printJson(context, { record: record ?? null, history });
+      printJson(context, { record: record ?? null, effectiveSuccession, history });
       return;
     }
     if (!record) {
@@ -62,6 +72,7 @@ export async function leadShowCommand(
     const lead = swarm.agents.reachability(record.lead);
     printLines(context, [
       ...describeRecord(record),
+      describeSuccession(effectiveSuccession),
       `lead is ${lead.reachable ? 'reachable' : 'UNREACHABLE'} (${lead.why})`,
       ...history.map(
         (e) =>
