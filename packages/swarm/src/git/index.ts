@@ -1,3 +1,4 @@
 export { readWorkState, type WorkState } from './read-work-state';
 export { checkoutRoot, findRepositoryRoot, repositoryRoot } from './repository-root';
 export { type GitResult, git, tryGit } from './run-git';
+export { stripRemoteCredentials } from './strip-remote-credentials';

@@ -1,9 +1,13 @@
 import { checkoutRoot, repositoryRoot } from './repository-root';
 import { git, tryGit } from './run-git';
+import { stripRemoteCredentials } from './strip-remote-credentials';
 
 /** Where the work is, as git itself reports it. */
 export interface WorkState {
-  /** The repository: its `origin` URL when it has one, else {@link WorkState.repositoryRoot}. */
+  /**
+   * The repository: its `origin` URL when it has one, with credentials, query and fragment removed
+   * ({@link stripRemoteCredentials}), else {@link WorkState.repositoryRoot}.
+   */
   readonly repository: string;
   /** The repository's main worktree (shared by every worktree of the repository). */
   readonly repositoryRoot: string;
@@ -57,7 +61,8 @@ export function readWorkState(directory: string, options: ReadWorkStateOptions =
     upstream !== null &&
     tryGit(checkout, ['merge-base', '--is-ancestor', 'HEAD', '@{upstream}']).status === 0;
   const origin = tryGit(checkout, ['config', '--get', 'remote.origin.url']);
-  const repository = origin.status === 0 && origin.stdout.trim() !== '' ? origin.stdout.trim() : root;
+  const repository =
+    origin.status === 0 && origin.stdout.trim() !== '' ? stripRemoteCredentials(origin.stdout.trim()) : root;
   const status = git(checkout, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
   const excluded = (options.excludePrefixes ?? []).map((p) => p.replace(/^\/+/, ''));
   const paths = new Set<string>();

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FencingError } from '../errors/fencing-error';
 import { HandoffMismatchError } from '../errors/handoff-mismatch-error';
 import { SecretInPacketError } from '../errors/secret-in-packet-error';
 import { TaskClaimError } from '../errors/task-claim-error';
@@ -165,6 +166,41 @@ describe('handoff write', () => {
   it('only the executor of a task writes its packet', () => {
     const { write } = laneAtHandoff();
     expect(() => write({ author: 'lane-c' })).toThrow(/executed by lane-b, not lane-c/);
+  });
+
+  it('only the current lead writes a lead packet: anyone else is refused, nothing written or sent', () => {
+    const { plan, swarm, write } = laneAtHandoff();
+    const lead = { task: 'lead', step: 'lane table', reason: 'lead_handover' as const };
+    let refusal: unknown;
+    try {
+      write({ ...lead, author: 'lane-b' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(FencingError.isInstance(refusal)).toBe(true);
+    expect(refusal).toMatchObject({ currentLead: 'boss', currentEpoch: 1, address: 'lane-b' });
+    expect((refusal as Error).message).toContain('only the current lead boss (epoch 1)');
+    expect(existsSync(plan.handoffDir) ? readdirSync(plan.handoffDir) : []).toEqual([]);
+    expect(swarm.notices.readInbox('boss')).toEqual([]);
+    expect(readJournal(plan.journalFile).some((e) => e.event === 'handoff.written')).toBe(false);
+    // The lead itself writes it; after a handover the old lead no longer can.
+    expect(write({ ...lead, author: 'boss' }).packet.lead).toEqual({ address: 'boss', epoch: 1 });
+    swarm.leads.handover(plan, { from: 'boss', to: 'deputy' });
+    expect(() => write({ ...lead, author: 'boss' })).toThrow(/only the current lead deputy \(epoch 2\)/);
+  });
+
+  it('the repository is the origin URL without its userinfo or query string', () => {
+    const { checkout, write } = laneAtHandoff();
+    git(checkout, ['remote', 'add', 'origin', 'https://alice:hunter2pw@git.example.com/team/x.git?ref=1#f']);
+    const withPassword = write();
+    expect(withPassword.packet.work.repository).toBe('https://git.example.com/team/x.git');
+    expect(readFileSync(withPassword.path, 'utf8')).not.toContain('hunter2pw');
+    // A token used as the user name no longer blocks the write.
+    const token = `gh${'p'}_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5`;
+    git(checkout, ['remote', 'set-url', 'origin', `https://${token}@github.com/team/x.git`]);
+    expect(write({ author: 'lane-b', task: 'docs', step: 'write' }).packet.work.repository).toBe(
+      'https://github.com/team/x.git',
+    );
   });
 });
 

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@bullswarm/store';
+import { FencingError } from '../errors/fencing-error';
+import { LeadRecordError } from '../errors/lead-record-error';
 import { SecretInPacketError } from '../errors/secret-in-packet-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { TaskClaimError } from '../errors/task-claim-error';
@@ -64,6 +66,10 @@ export interface WrittenHandoffPacket {
  *   `env`): a packet with a secret is refused with {@link SecretInPacketError} and nothing is
  *   written or recorded.
  *
+ * A lead packet (`task: "lead"`) is written only by the current lead (the lead record's holder
+ * at its epoch; not after a release): anyone else gets a {@link FencingError} naming the lead and
+ * epoch, and nothing is written, recorded or sent.
+ *
  * Then it records the packet and — hysteresis — the author's relinquishment of the task, in one
  * transaction: the author never takes that task again. Journalled as an observation
  * (`handoff.written`); `handoff <path>` is sent to the lead unless `notify: false`.
@@ -116,6 +122,28 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
     });
   }
   const record = swarm.leads.get(plan);
+  if (options.task === LEAD_TASK) {
+    if (!record) {
+      throw new LeadRecordError({
+        plan: planLabel(plan),
+        reason: 'no-record',
+        message: `a lead packet of ${planLabel(plan)} is written only by its current lead, and the plan has no lead record`,
+      });
+    }
+    if (record.releasedAt !== undefined || record.lead !== author) {
+      throw new FencingError({
+        plan: planLabel(plan),
+        action: 'handoff write --task lead',
+        address: author,
+        currentEpoch: record.epoch,
+        ...(record.releasedAt === undefined ? { currentLead: record.lead } : {}),
+        why:
+          record.releasedAt === undefined
+            ? `only the current lead ${record.lead} (epoch ${record.epoch}) writes a lead packet, not ${author}`
+            : `the plan was released at epoch ${record.epoch}: nobody writes a lead packet`,
+      });
+    }
+  }
   const work = readWorkState(options.checkout, { excludePrefixes: planRecordPrefixes(plan.id) });
   const now = swarm.context.clock();
   const content = options.content ?? {};
