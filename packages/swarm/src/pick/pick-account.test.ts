@@ -110,3 +110,32 @@ describe('pickAccount', () => {
     ).toEqual(['sim:a', 'sim:b']);
   });
 });
+
+describe('pickAccount with an expiring pool', () => {
+  it('lists every eligible pool: the urgent one ranked, the others left out in pacing order with why', async () => {
+    const dir = dirs.make();
+    writeTestHome(dir, {
+      now: NOW,
+      pools: [
+        { account: 'soon', label: 'soon', windows: [{ kind: 'weekly', usedPct: 40, resetsInMin: 600 }] },
+        { account: 'x', label: 'x', windows: weekly(10) },
+        { account: 'y', label: 'y', windows: weekly(30) },
+      ],
+    });
+    const runtime = await openRuntime({
+      home: dir,
+      env: {},
+      clock: () => NOW,
+      createStore: true,
+      userHome: dir,
+    });
+    runtimes.push(runtime);
+    const { swarm } = openTestSwarm(dir, { clock: () => NOW });
+    const pick = await pickAccount(runtime, swarm, { kind: 'any', owner: 'boss', env: {} });
+    expect(pick.ranked.map((p) => p.poolId)).toEqual(['sim:soon']);
+    expect(pick.leftOut).toEqual([
+      { poolId: 'sim:x', reason: 'not urgent while sim:soon is expiring' },
+      { poolId: 'sim:y', reason: 'not urgent while sim:soon is expiring' },
+    ]);
+  });
+});

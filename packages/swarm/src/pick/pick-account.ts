@@ -51,7 +51,11 @@ export interface PickResult {
   readonly best: PickedAccount | undefined;
   /** Selectable accounts in preference order (the best first). */
   readonly ranked: readonly PickedAccount[];
-  /** Every account left out, with why (leased, the lead's own, excluded, not declared, critical, routing). */
+  /**
+   * Every account left out, with why: leased, the lead's own, excluded, not declared, critical,
+   * routing rejections, and — in pacing's order — eligible accounts pacing ranked but did not let
+   * be chosen (e.g. `not urgent while sim:x is expiring`, see {@link whyNotSelectable}).
+   */
   readonly leftOut: readonly { readonly poolId: string; readonly reason: string }[];
   /** The routing reason line of the pick. */
   readonly reason: string;
@@ -159,6 +163,12 @@ export async function pickAccount(
     ranked = [...other, ...same];
   }
   const reasons = [...leftOut].map(([poolId, reason]) => ({ poolId, reason }));
+  const first = decision.candidates[0];
+  for (const row of decision.candidates) {
+    if (!row.selectable && first !== undefined && !leftOut.has(row.poolId)) {
+      reasons.push({ poolId: row.poolId, reason: whyNotSelectable(row, first) });
+    }
+  }
   for (const rejected of decision.rejected) {
     if (!leftOut.has(rejected.poolId)) reasons.push({ poolId: rejected.poolId, reason: rejected.reason });
   }
@@ -170,4 +180,26 @@ export async function pickAccount(
     reason: decision.reason,
     backAt: decision.backAt,
   };
+}
+
+/**
+ * Why pacing ranked `row` but only lets rows of the first row's class be chosen (the filters of
+ * `orderCandidates`, keys 1–5): draining, forecast over the 5-hour limit, near the 5-hour line,
+ * free models first, urgent (expiring-soon) pools first.
+ */
+export function whyNotSelectable(
+  row: CandidateRow,
+  first: Pick<
+    CandidateRow,
+    'poolId' | 'draining' | 'forecastOverLimit' | 'nearFiveHourPenalty' | 'free' | 'urgent'
+  >,
+): string {
+  if (row.draining && !first.draining) return `draining its pacing window while ${first.poolId} is not`;
+  if (row.forecastOverLimit && !first.forecastOverLimit)
+    return `forecast over its 5-hour limit while ${first.poolId} is not`;
+  if (row.nearFiveHourPenalty && !first.nearFiveHourPenalty)
+    return `near its 5-hour limit while ${first.poolId} is behind pace`;
+  if (!row.free && first.free) return `not free while ${first.poolId} runs a free model`;
+  if (!row.urgent && first.urgent) return `not urgent while ${first.poolId} is expiring`;
+  return `not selectable (ranked below ${first.poolId})`;
 }
