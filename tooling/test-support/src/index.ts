@@ -6,6 +6,7 @@ import { CONNECTORS_ROOT, PROVIDERS_ROOT, REPO_ROOT, SIM_CLI_BUILT } from './pat
 
 export { CONNECTORS_ROOT, PROVIDERS_ROOT, REPO_ROOT, SIM_CLI_BUILT } from './paths';
 export * from './test-home';
+export * from './tmux';
 
 function newestSource(directory: string): number {
   let newest = 0;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findTmux, requireTmux, runTmuxTests } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRun } from '../state/load-run';
 import { runPaths } from '../state/run-paths';
@@ -9,7 +10,7 @@ import { closeWorkflowFixtures, createWorkflowFixture } from '../test-support/wo
 import { displayWidth } from './display-width';
 import { renderRunView } from './render-run-view';
 
-const TMUX = '/usr/bin/tmux';
+const TMUX = findTmux() ?? 'tmux';
 const WORKER_SCRIPT = new URL('../test-support/workflow-worker.mjs', import.meta.url).pathname;
 const V = 'bullswarm.workflow.program.v3';
 
@@ -21,11 +22,10 @@ function tmux(socket: string, ...args: string[]): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('the live view in a real pseudo-terminal (tmux)', () => {
+// Skipped without tmux on PATH, unless BULLSWARM_REQUIRE_TMUX=1 (CI), which makes it fail instead.
+describe.runIf(runTmuxTests())('the live view in a real pseudo-terminal (tmux)', () => {
   it('redraws in place and ends with the same frame the pure renderer draws', async () => {
-    expect(existsSync(TMUX), `tmux is required at ${TMUX} for the pseudo-terminal test (install tmux)`).toBe(
-      true,
-    );
+    requireTmux();
     const fixture = await createWorkflowFixture([
       { account: 'a', scenario: { default: { scenario: 'slow', ms: 700, tickMs: 100 } } },
       {
