@@ -1,7 +1,9 @@
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FencingError } from '../errors/fencing-error';
 import { LeadRecordError } from '../errors/lead-record-error';
+import { PlanFileError } from '../errors/plan-file-error';
 import { readJournal } from '../plans/journal';
 import { planLocation, resolvePlanRef } from '../plans/plan-location';
 import { createRepo, openTestSwarm, smallPlan, tempDirs } from '../test-support/swarm-fixture';
@@ -304,5 +306,38 @@ describe('fencing', () => {
     const other = planLocation({ repo: '/nowhere', id: 'x' });
     expect(() => swarm.leads.resolve(other)).toThrow(/has no lead record/);
     expect(() => swarm.leads.assertCurrentEpoch(other, { epoch: 1 })).toThrow(LeadRecordError);
+  });
+
+  it('claim validates the plan file first: an invalid plan writes no record and no journal line', () => {
+    const { swarm, plan } = setup();
+    const cases: [string, RegExp][] = [
+      ['{ not json', /plan\.json.*(JSON|json)/],
+      [
+        JSON.stringify({ schema: 'bullswarm-plan/v1', id: 'p1', contract: { goal: 'g' }, tasks: [] }),
+        /plan\.json: tasks/,
+      ],
+      [
+        JSON.stringify({
+          schema: 'bullswarm-plan/v1',
+          id: 'p1',
+          contract: { goal: 'g' },
+          tasks: [{ id: 'a', dependsOn: ['nope'] }],
+        }),
+        /tasks\[0\]\.dependsOn\[0\]: no task "nope"/,
+      ],
+    ];
+    for (const [text, message] of cases) {
+      writeFileSync(plan.planFile, text);
+      let error: unknown;
+      try {
+        swarm.leads.claim(plan, { address: 'boss', lanes: ['lane-a'] });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(PlanFileError.isInstance(error), String(error)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+      expect(swarm.leads.get(plan)).toBeUndefined();
+      expect(existsSync(plan.journalFile)).toBe(false);
+    }
   });
 });

@@ -5,7 +5,7 @@ import { SwarmInputError } from '../errors/swarm-input-error';
 import { releasePlanLeasesIn } from '../leases/lease-book';
 import { insertNotice } from '../notices/notice-box';
 import { appendJournal } from '../plans/journal';
-import { type PlanLocation, type PlanRef, planLabel } from '../plans/plan-location';
+import { loadPlan, type PlanLocation, type PlanRef, planLabel } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
 import { parseList, type SwarmContext } from '../store/swarm-context';
 
@@ -81,7 +81,8 @@ export type LeadershipCheck =
 export interface LeadBook {
   get(plan: PlanRef): LeadRecord | undefined;
   /**
-   * Claim a plan (before launching any lane). A new plan starts at epoch 1; a released plan is
+   * Claim a plan (before launching any lane). The plan file is validated first ({@link loadPlan}:
+   * a `PlanFileError` naming the file and field, and nothing written). A new plan starts at epoch 1; a released plan is
    * claimed at the next epoch; the lead's own claim again refreshes the record (the succession
    * list is replaced when given, lanes are added, never removed). Another lead's active record is
    * refused (`held`).
@@ -341,6 +342,8 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           received: succession.join(','),
         });
       }
+      // The plan file is validated as `plan status` does, before anything is written.
+      loadPlan(plan);
       const now = context.clock();
       const result = context.tx(() => {
         const row = select(plan);

@@ -1,3 +1,4 @@
+export { checkPlanTiers, knownPlanTiers } from './check-plan-tiers';
 export { appendJournal, type JournalEntry, type JournalEntryType, readJournal } from './journal';
 export {
   loadPlan,

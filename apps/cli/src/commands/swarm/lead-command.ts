@@ -32,10 +32,12 @@ export interface LeadClaimOptions {
 
 /** `bullswarm lead claim --plan <P> --succession <A,B> [--lanes <A,B>]`: before launching any lane. */
 export async function leadClaimCommand(context: CommandContext, options: LeadClaimOptions): Promise<void> {
-  const { parseAddressList } = await import('@bullswarm/swarm');
-  await withSwarm(context, async (swarm) => {
+  const { checkPlanTiers, loadPlan, parseAddressList } = await import('@bullswarm/swarm');
+  await withSwarm(context, async (swarm, runtime) => {
     const plan = await planOf(context, swarm, options.plan);
     const address = await selfOf(context, options.as);
+    // Validated as `plan status` does (exit 2 naming file and field), plus each task's tier.
+    checkPlanTiers(runtime, loadPlan(plan), plan.planFile);
     const { record, change } = swarm.leads.claim(plan, {
       address,
       ...(options.succession === undefined
