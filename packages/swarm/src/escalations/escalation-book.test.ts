@@ -27,6 +27,15 @@ function setup() {
 }
 
 describe('escalations', () => {
+  it('a task that is not in the plan is refused, listing the plan tasks, and nothing is recorded', () => {
+    const { swarm, plan } = setup();
+    expect(() =>
+      swarm.escalations.raise(plan, { class: 'C1', text: 'deploy?', by: 'lane-a', task: 'nosuch' }),
+    ).toThrow(/--task.*a task of plan .*chain \(a1, a2, a3, b1, b2\)/);
+    expect(swarm.escalations.list(plan)).toEqual([]);
+    expect(readJournal(plan.journalFile)).toEqual([]);
+  });
+
   it.each([[undefined], [''], ['C8'], ['urgent']])(
     'without a class (%s) are refused as a decision the agent owes',
     (klass) => {

@@ -2,7 +2,7 @@ import { EscalationClassError } from '../errors/escalation-class-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { insertNotice } from '../notices/notice-box';
 import { appendJournal } from '../plans/journal';
-import { type PlanLocation, type PlanRef, planLabel } from '../plans/plan-location';
+import { loadPlan, type PlanLocation, type PlanRef, planLabel } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
 import type { SwarmContext } from '../store/swarm-context';
 import { checkTaskId } from '../tasks/task-book';
@@ -55,6 +55,10 @@ export function parseEscalationClass(value: string | undefined): EscalationClass
  * chain, not the swarm (see `planStatus`). Raising and answering are journalled as interventions.
  */
 export interface EscalationBook {
+  /**
+   * Raise an escalation. `task`, when given, must be a task of the plan file (else a
+   * `SwarmInputError` listing the plan's tasks, and nothing recorded).
+   */
   raise(
     plan: PlanLocation,
     options: {
@@ -118,6 +122,16 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
       const klass = parseEscalationClass(options.class);
       const by = checkAddress(options.by, '--as');
       const task = options.task === undefined ? undefined : checkTaskId(options.task);
+      if (task !== undefined) {
+        const tasks = loadPlan(plan).tasks.map((t) => t.id);
+        if (!tasks.includes(task)) {
+          throw new SwarmInputError({
+            field: '--task',
+            expected: `a task of plan ${plan.label} (${tasks.join(', ')})`,
+            received: task,
+          });
+        }
+      }
       if (typeof options.text !== 'string' || options.text.trim() === '') {
         throw new SwarmInputError({
           field: '<text>',
