@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
@@ -626,15 +634,28 @@ async function drill(ctx: DrillContext): Promise<DrillReport> {
 
 function prepareDir(dir: string | undefined): string {
   if (dir === undefined) return realpathSync(mkdtempSync(join(tmpdir(), 'bullswarm-drill-')));
+  const expected = 'a new or empty directory (the drill creates its home and repository there)';
+  if (dir.trim() === '') throw new SwarmInputError({ field: '--dir', expected, received: dir });
   const absolute = resolve(dir);
-  if (existsSync(absolute) && readdirSync(absolute).length > 0) {
+  if (existsSync(absolute) && !statSync(absolute).isDirectory()) {
+    throw new SwarmInputError({ field: '--dir', expected: `${expected}; it is a file`, received: dir });
+  }
+  try {
+    mkdirSync(absolute, { recursive: true });
+  } catch (error) {
     throw new SwarmInputError({
       field: '--dir',
-      expected: 'a new or empty directory (the drill creates its home and repository there)',
+      expected: `${expected}; it cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       received: dir,
     });
   }
-  mkdirSync(absolute, { recursive: true });
+  if (readdirSync(absolute).length > 0) {
+    throw new SwarmInputError({
+      field: '--dir',
+      expected,
+      received: dir,
+    });
+  }
   return realpathSync(absolute);
 }
 

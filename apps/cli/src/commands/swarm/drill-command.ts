@@ -16,7 +16,10 @@ export async function drillCommand(
   let report: Awaited<ReturnType<typeof runDrill>>;
   try {
     report = await runDrill({
-      ...(options.dir === undefined ? {} : { dir: resolve(context.io.cwd, options.dir) }),
+      // An empty --dir is refused by the drill (resolving it would name the working directory).
+      ...(options.dir === undefined
+        ? {}
+        : { dir: options.dir.trim() === '' ? options.dir : resolve(context.io.cwd, options.dir) }),
       env: context.io.env,
       onProgress: (line) => context.io.err(`${line}\n`),
     });
