@@ -31,13 +31,22 @@ export function checkAddress(
   return value;
 }
 
-/** A comma-separated list of addresses (`--succession a,b`), each checked, duplicates refused. */
+/**
+ * A comma-separated list of addresses (`--succession a,b`), each checked, duplicates refused. An
+ * empty entry (`""`, `,`, `a,,b`) is refused too: an empty list never silently wipes a succession.
+ */
 export function parseAddressList(value: string | readonly string[] | undefined, field: string): string[] {
   if (value === undefined) return [];
   const parts = (typeof value === 'string' ? [value] : value)
     .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
+    .map((v) => v.trim());
+  if (parts.some((v) => v === '')) {
+    throw new SwarmInputError({
+      field,
+      expected: 'comma-separated agent addresses, none of them empty (e.g. deputy,lane-a)',
+      received: typeof value === 'string' ? value : value.join(','),
+    });
+  }
   const seen = new Set<string>();
   for (const part of parts) {
     checkAddress(part, field);
