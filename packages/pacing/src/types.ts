@@ -219,7 +219,10 @@ export interface CandidateRow {
   readonly estimateSource: 'recorded' | 'bootstrap';
   /** Recorded runs the estimate used (0 for bootstrap). */
   readonly estimateSamples: number;
-  /** The pool is at/over the 5-hour near-limit line while another eligible pool is behind pace. */
+  /**
+   * The pool is at/over the 5-hour near-limit line while another eligible pool is behind pace and not
+   * itself ordered last (draining or forecast over 100% of its 5-hour window).
+   */
   readonly nearFiveHourPenalty: boolean;
   /** The pool is at/over the near-limit line (penalised or not). */
   readonly nearFiveHourLimit: boolean;

@@ -111,6 +111,27 @@ describe('routing.md worked examples', () => {
         selectable: false,
       });
     });
+
+    it('is not penalised by a pool behind pace that is itself ranked last (forecast over 100%)', () => {
+      // `over` is 20 points behind its weekly pace but its 5-hour forecast passes the wall: ranked
+      // last. `ahead` is 5 points ahead of pace. Without `over`, acme wins; `over` must not change that.
+      const over = makePool('over', {
+        windows: [windowResetting('five_hour', 60, 200), meterWindow('weekly', 30, 50)],
+        spendRates: { five_hour: 5 },
+      });
+      const ahead = makePool('ahead', { windows: [meterWindow('weekly', 55, 50)] });
+      const alone = pick([acme, ahead], build);
+      const withOver = pick([acme, ahead, over], build);
+      expect(alone.poolId).toBe('claude-code:acme');
+      expect(withOver.candidates.at(-1)).toMatchObject({ poolId: 'over', forecastOverLimit: true });
+      expect(withOver.poolId).toBe('claude-code:acme');
+      expect(withOver.candidates[0]).toMatchObject({ nearFiveHourLimit: true, nearFiveHourPenalty: false });
+      expect(withOver.reason).toBe(
+        'expiring soon: claude-code:acme (urgency 161.5, weekly resets in 21h 50m, surplus 21)' +
+          ' · last mile: claude-code:acme 81% of 5h, a limit mid-attempt goes back to the caller' +
+          ' · forecast over 100% (still eligible; ranked last): over 120%',
+      );
+    });
   });
 
   it('(d) the four-pool `bullswarm pools` example picks grok for an analyze task', () => {

@@ -27,7 +27,11 @@ import type { CandidateRow } from '../types';
  * urgency filters inside the top forecast/last-mile class.
  *
  * `nearFiveHourPenalty` is set here: a row at or above the near-limit line is penalised when ANOTHER
- * candidate is below the line and behind pace (`pace > 0`; an unknown pace counts as 0).
+ * candidate is below the line and behind pace (`pace > 0`; an unknown pace counts as 0) and would itself
+ * be ordered ahead of a penalised row: a candidate that is draining or forecast over 100% of its 5-hour
+ * window is ordered last whatever the penalty (keys 1 and 2), so it never triggers one — otherwise a
+ * pool ranked last would hand the task to a third pool that is not behind pace at all (a choice: the
+ * spec orders the near-limit pool "after it", the pool behind pace, which cannot hold for one ranked last).
  *
  * Rows are fed one at a time ({@link CandidateOrder.add}), so `chooseRoute` computes each row's
  * sort key while the row is fresh in cache. Keys 1–6 are packed into one integer and the score
@@ -55,7 +59,7 @@ export class CandidateOrder {
     const entry: SortEntry = { classKey: classKey(row), score: rankScore(row), poolId: row.poolId, row };
     this.entries.push(entry);
     if (row.nearFiveHourLimit) this.nearLimit.push(entry);
-    else if ((row.pace ?? 0) > 0) this.healthyBehindPace++;
+    else if ((row.pace ?? 0) > 0 && !row.forecastOverLimit && !row.draining) this.healthyBehindPace++;
   }
 
   /** Sets the 5-hour penalties, sorts, marks the selectable rows and returns them in order. */
