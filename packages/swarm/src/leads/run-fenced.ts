@@ -28,7 +28,8 @@ export interface FencedRun {
 /**
  * Runs a merge, tag or release command only when `epoch` is the plan's current epoch (and
  * `address` its lead): {@link LeadBook.assertCurrentEpoch} first, then the command (argv, no shell),
- * its output captured. A lead at a lower epoch gets a `FencingError` and nothing runs.
+ * its output captured. A lead at a lower epoch gets a `FencingError` and nothing runs. A command
+ * that cannot be started exits 127 with `<command>: command not found` (or why) as its stderr.
  *
  * The check is made immediately before the command starts; the write lock is not held while it
  * runs (a merge can take minutes), so a takeover during the command is detected by the next fenced
@@ -53,10 +54,23 @@ export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promis
     stdin: 'ignore',
     ...(options.env === undefined ? {} : { env: options.env, extendEnv: false }),
   });
+  if (result.exitCode === undefined && result.failed) {
+    // It never started: say so (as a shell would), with exit code 127.
+    const code = (result as { code?: string }).code;
+    return {
+      record,
+      exitCode: 127,
+      stdout: '',
+      stderr:
+        code === 'ENOENT'
+          ? `${file}: command not found`
+          : `${file}: could not be started (${code ?? result.shortMessage})`,
+    };
+  }
   return {
     record,
-    exitCode: result.exitCode ?? (result.failed ? 127 : 1),
+    exitCode: result.exitCode ?? 1,
     stdout: String(result.stdout ?? ''),
-    stderr: String(result.stderr ?? (result.failed ? result.shortMessage : '')),
+    stderr: String(result.stderr ?? ''),
   };
 }

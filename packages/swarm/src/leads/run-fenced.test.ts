@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRepo, openTestSwarm, tempDirs } from '../test-support/swarm-fixture';
+import { runFenced } from './run-fenced';
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+describe('runFenced', () => {
+  it('a command that does not exist exits 127 and says it was not found', async () => {
+    const dir = dirs.make();
+    const { repo, plan } = createRepo(join(dir, 'repo'));
+    const { swarm } = openTestSwarm(dir);
+    swarm.leads.claim(plan, { address: 'boss' });
+    const run = await runFenced(swarm, {
+      plan,
+      epoch: 1,
+      command: ['bullswarm-no-such-binary-xyz', 'merge'],
+      cwd: repo,
+    });
+    expect(run).toMatchObject({ exitCode: 127, stderr: 'bullswarm-no-such-binary-xyz: command not found' });
+    const ok = await runFenced(swarm, { plan, epoch: 1, command: ['git', 'status', '--short'], cwd: repo });
+    expect(ok.exitCode).toBe(0);
+  });
+});
