@@ -786,6 +786,34 @@ describe('bad input', () => {
     ],
     [{ settings: { inflightPenaltyPct: -1 } }, 'settings.inflightPenaltyPct'],
     [{ pools: 'a' }, 'pools'],
+    // Shapes, for callers in plain JavaScript: a field, not a bare TypeError.
+    [{ task: undefined }, 'task'],
+    [{ task: { ...analyze, capabilities: 'tests' } }, 'task.capabilities'],
+    [{ task: { ...analyze, route: { pools: { use: 'a' } } } }, 'task.route.pools.use'],
+    [
+      { task: { ...analyze, route: { independentOf: [{ step: 's' }] } } },
+      'task.route.independentOf[0].providerFamilies',
+    ],
+    [{ task: { ...analyze, excludedPools: ['a'] } }, 'task.excludedPools[0]'],
+    [{ pools: [null] }, 'pools[0]'],
+    [{ pools: [makePool('a', { enabled: 'yes' as unknown as boolean })] }, 'pools[0].enabled'],
+    [{ pools: [{ ...makePool('a'), lanes: undefined }] }, 'pools[0].lanes'],
+    [{ pools: [{ ...makePool('a'), models: undefined }] }, 'pools[0].models'],
+    [{ pools: [{ ...makePool('a'), meter: undefined }] }, 'pools[0].meter'],
+    [
+      { pools: [makePool('a', { meter: { status: 'fresh', windows: [] } as never })] },
+      'pools[0].meter.status',
+    ],
+    [
+      { pools: [makePool('a', { windows: [{ kind: 'daily', usedPct: 10, windowMinutes: 1440 }] as never })] },
+      'pools[0].meter.windows[0].kind',
+    ],
+    [
+      { pools: [makePool('a', { windows: [{ kind: 'weekly', usedPct: -5, windowMinutes: 10 }] })] },
+      'pools[0].meter.windows[0].usedPct',
+    ],
+    [{ pools: [{ ...makePool('a'), inflight: undefined }] }, 'pools[0].inflight'],
+    [{ pools: [{ ...makePool('a'), runs: undefined }] }, 'pools[0].runs'],
     // A pin checks every pool too, not only the pinned one.
     [{ pools: [makePool('a'), makePool('a')], task: { ...analyze, pin: pinA } }, 'pools[1].id'],
     [
@@ -810,5 +838,8 @@ describe('bad input', () => {
     expect((caught as InvalidInputError).message).toMatch(
       new RegExp(`^Invalid ${field.replace(/[[\].]/g, '\\$&')}: expected `),
     );
+  });
+  it.each([null, undefined, 'pools'])('a non-object input (%j) is rejected naming input', (input) => {
+    expect(() => chooseRoute(input as never)).toThrow(/^Invalid input: expected an object/);
   });
 });

@@ -32,7 +32,12 @@ import {
   formatRouteTrailer,
   formatUrgentClause,
 } from './reason-line';
-import { validatePool, validateRouteInput, validateTaskAndSettings } from './validate-route-input';
+import {
+  validateInputObject,
+  validatePool,
+  validateRouteInput,
+  validateTaskAndSettings,
+} from './validate-route-input';
 
 /** The input of {@link chooseRoute}. */
 export interface ChooseRouteInput {
@@ -71,6 +76,7 @@ export interface ChooseRouteInput {
  * @throws InvalidInputError for malformed input (see `validateRouteInput`).
  */
 export function chooseRoute(input: ChooseRouteInput): RouteDecision {
+  validateInputObject(input);
   const { task, now } = input;
   validateTaskAndSettings(task, now, input.settings);
   // Throws, naming `pools`; each pool is validated as the pass below (or the pin's) reaches it.

@@ -1,6 +1,8 @@
 import { InvalidInputError } from '../errors/invalid-input-error';
 import { LANES, type PoolSnapshot, type RouteSettings, type RouteTask, WINDOW_KINDS } from '../types';
 
+const METER_STATUSES = ['live', 'cache', 'stale', 'manual', 'unmetered'];
+
 const TASK_KINDS = ['single-run', 'workflow-step'];
 const PIN_SOURCES = ['--worker-pool', 'step restart', 'gate retry'];
 
@@ -9,7 +11,9 @@ const PIN_SOURCES = ['--worker-pool', 'step restart', 'gate retry'];
  * a non-finite `now`, an unknown lane or task kind, an empty tier, a missing or duplicate pool id
  * (ids must be unique, or the pick would depend on input order), a window with a non-finite
  * reading or a non-positive length, a negative or non-finite spend rate or in-flight estimate, and
- * a negative or non-finite `inflightPenaltyPct`.
+ * a negative or non-finite `inflightPenaltyPct`. The shapes are checked too, for callers in plain
+ * JavaScript: a missing or mistyped object, array or flag names its field instead of failing later
+ * with a bare TypeError.
  *
  * @throws InvalidInputError
  */
@@ -19,11 +23,21 @@ export function validateRouteInput(input: {
   readonly now: number;
   readonly settings?: RouteSettings;
 }): void {
+  validateInputObject(input);
   const { pools, task, now, settings } = input;
   validateTaskAndSettings(task, now, settings);
   if (!Array.isArray(pools)) fail('pools', 'an array of pool snapshots', pools);
   const seen = new Set<string>();
   for (let i = 0; i < pools.length; i++) validatePool(pools[i]!, i, seen);
+}
+
+/**
+ * The input itself must be an object (`{ pools, task, now }`).
+ *
+ * @throws InvalidInputError
+ */
+export function validateInputObject(input: unknown): void {
+  if (!isObject(input)) fail('input', 'an object { pools, task, now, settings? }', input);
 }
 
 /**
@@ -37,10 +51,23 @@ export function validateTaskAndSettings(
   settings: RouteSettings | undefined,
 ): void {
   if (!Number.isFinite(now)) fail('now', 'a finite epoch-ms number', now);
+  if (!isObject(task)) fail('task', 'an object { lane, tier, kind }', task);
   if (!LANES.includes(task.lane)) fail('task.lane', `one of ${LANES.join(', ')}`, task.lane);
   if (typeof task.tier !== 'string' || task.tier === '')
     fail('task.tier', 'a non-empty effort tier', task.tier);
   if (!TASK_KINDS.includes(task.kind)) fail('task.kind', TASK_KINDS.join(' or '), task.kind);
+  if (task.capabilities !== undefined) checkStrings('task.capabilities', task.capabilities);
+  if (task.route !== undefined) validateRoute(task.route);
+  if (task.excludedPools !== undefined) {
+    if (!Array.isArray(task.excludedPools)) {
+      fail('task.excludedPools', 'an array of { poolId, reason }', task.excludedPools);
+    }
+    task.excludedPools.forEach((entry, i) => {
+      if (!isObject(entry) || typeof entry.poolId !== 'string' || typeof entry.reason !== 'string') {
+        fail(`task.excludedPools[${i}]`, 'an object { poolId: string, reason: string }', entry);
+      }
+    });
+  }
   if (task.pin !== undefined) {
     if (typeof task.pin.poolId !== 'string' || task.pin.poolId === '') {
       fail('task.pin.poolId', 'a pool id', task.pin.poolId);
@@ -65,17 +92,34 @@ export function validateTaskAndSettings(
  * @throws InvalidInputError
  */
 export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): void {
+  if (!isObject(pool)) fail(`pools[${i}]`, 'a pool snapshot object', pool);
   if (typeof pool.id !== 'string' || pool.id === '') fail(`pools[${i}].id`, 'a non-empty pool id', pool.id);
   if (seen.has(pool.id)) fail(`pools[${i}].id`, 'an id no other pool in the list has', pool.id);
   seen.add(pool.id);
+  if (typeof pool.enabled !== 'boolean') fail(`pools[${i}].enabled`, 'true or false', pool.enabled);
+  if (!Array.isArray(pool.lanes))
+    fail(`pools[${i}].lanes`, `an array of lanes (${LANES.join(', ')})`, pool.lanes);
+  if (!Array.isArray(pool.capabilities)) {
+    fail(`pools[${i}].capabilities`, 'an array of capability names', pool.capabilities);
+  }
+  if (!isObject(pool.models)) fail(`pools[${i}].models`, 'an object of tier → model (or null)', pool.models);
   if (pool.pacingWindow !== 'weekly' && pool.pacingWindow !== 'monthly') {
     fail(`pools[${i}].pacingWindow`, 'weekly or monthly', pool.pacingWindow);
   }
-  const windows = pool.meter.windows;
+  const meter = pool.meter;
+  if (!isObject(meter)) fail(`pools[${i}].meter`, 'an object { status, windows }', meter);
+  if (!METER_STATUSES.includes(meter.status)) {
+    fail(`pools[${i}].meter.status`, METER_STATUSES.join(', '), meter.status);
+  }
+  const windows = meter.windows;
+  if (!Array.isArray(windows)) fail(`pools[${i}].meter.windows`, 'an array of meter windows', windows);
   for (let j = 0; j < windows.length; j++) {
     const w = windows[j]!;
-    if (!Number.isFinite(w.usedPct))
-      fail(`pools[${i}].meter.windows[${j}].usedPct`, 'a finite percentage', w.usedPct);
+    if (!isObject(w) || !WINDOW_KINDS.includes(w.kind)) {
+      fail(`pools[${i}].meter.windows[${j}].kind`, WINDOW_KINDS.join(', '), isObject(w) ? w.kind : w);
+    }
+    if (!(Number.isFinite(w.usedPct) && w.usedPct >= 0))
+      fail(`pools[${i}].meter.windows[${j}].usedPct`, 'a finite percentage at or above 0', w.usedPct);
     if (!(Number.isFinite(w.windowMinutes) && w.windowMinutes > 0)) {
       fail(
         `pools[${i}].meter.windows[${j}].windowMinutes`,
@@ -87,6 +131,13 @@ export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): 
       fail(`pools[${i}].meter.windows[${j}].resetsAt`, 'a finite epoch-ms number or undefined', w.resetsAt);
     }
   }
+  if (!isObject(pool.spendRates)) {
+    fail(
+      `pools[${i}].spendRates`,
+      'an object of window kind → points per worker-minute ({} when none)',
+      pool.spendRates,
+    );
+  }
   for (const kind of WINDOW_KINDS) {
     const rate = pool.spendRates[kind];
     if (rate !== undefined && !(Number.isFinite(rate) && rate >= 0)) {
@@ -94,6 +145,10 @@ export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): 
     }
   }
   const inflight = pool.inflight;
+  if (!Array.isArray(inflight))
+    fail(`pools[${i}].inflight`, 'an array of in-flight records ([] when none)', inflight);
+  if (!Array.isArray(pool.runs))
+    fail(`pools[${i}].runs`, 'an array of recorded runs ([] when none)', pool.runs);
   for (let j = 0; j < inflight.length; j++) {
     const record = inflight[j]!;
     if (!Number.isFinite(record.startedAt)) {
@@ -104,6 +159,42 @@ export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): 
       fail(`pools[${i}].inflight[${j}].expectedMinutes`, 'minutes at or above 0, or undefined', expected);
     }
   }
+}
+
+function validateRoute(route: NonNullable<RouteTask['route']>): void {
+  if (!isObject(route)) fail('task.route', 'an object { providers?, pools?, independentOf? }', route);
+  for (const part of ['providers', 'pools'] as const) {
+    const filter = route[part];
+    if (filter === undefined) continue;
+    if (!isObject(filter)) fail(`task.route.${part}`, 'an object { use?, avoid? }', filter);
+    if (filter.use !== undefined) checkStrings(`task.route.${part}.use`, filter.use);
+    if (filter.avoid !== undefined) checkStrings(`task.route.${part}.avoid`, filter.avoid);
+  }
+  if (route.independentOf !== undefined) {
+    if (!Array.isArray(route.independentOf)) {
+      fail('task.route.independentOf', 'an array of { step, providerFamilies }', route.independentOf);
+    }
+    route.independentOf.forEach((entry, i) => {
+      if (!isObject(entry) || typeof entry.step !== 'string') {
+        fail(
+          `task.route.independentOf[${i}]`,
+          'an object { step: string, providerFamilies: string[] }',
+          entry,
+        );
+      }
+      checkStrings(`task.route.independentOf[${i}].providerFamilies`, entry.providerFamilies);
+    });
+  }
+}
+
+function checkStrings(field: string, value: unknown): void {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    fail(field, 'an array of strings', value);
+  }
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function fail(field: string, expected: string, received: unknown): never {
