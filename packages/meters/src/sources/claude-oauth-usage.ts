@@ -215,7 +215,7 @@ export async function requestClaudeOAuthUsage(
     }
     windows.push({
       kind,
-      usedPct: utilization,
+      usedPct: Math.max(0, utilization),
       ...(resetsAt === undefined ? {} : { resetsAt }),
       windowMinutes: DEFAULT_WINDOW_MINUTES[kind],
     });

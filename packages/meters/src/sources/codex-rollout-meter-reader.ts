@@ -278,5 +278,10 @@ function toMeterWindow(
   ) {
     resetsAt = lineTime + Math.round(slot.resets_in_seconds * 1000);
   }
-  return { kind, usedPct, ...(resetsAt === undefined ? {} : { resetsAt }), windowMinutes: minutes };
+  return {
+    kind,
+    usedPct: Math.max(0, usedPct),
+    ...(resetsAt === undefined ? {} : { resetsAt }),
+    windowMinutes: minutes,
+  };
 }
