@@ -58,7 +58,10 @@ export async function leaseCommand(
   });
 }
 
-/** `bullswarm lease release <pool> [--as <addr>]`: by its holder or its owner (or anyone without --as). */
+/**
+ * `bullswarm lease release <pool> --as <addr>`: by its holder or its owner only. Who releases is
+ * required (`--as`, else `$BULLSWARM_AGENT`; neither is a usage error, exit 2).
+ */
 export async function leaseReleaseCommand(
   context: CommandContext,
   ref: string,
@@ -67,10 +70,7 @@ export async function leaseReleaseCommand(
   const { resolvePool } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm, runtime) => {
     const poolId = resolvePool(runtime, ref);
-    const by =
-      options.as === undefined && context.io.env.BULLSWARM_AGENT === undefined
-        ? undefined
-        : await selfOf(context, options.as);
+    const by = await selfOf(context, options.as);
     const lease = swarm.leases.release(poolId, by);
     context.io.out(`released ${lease.poolId} (held by ${lease.holder}, owner ${lease.owner})\n`);
   });

@@ -86,7 +86,7 @@ export function registerSwarmCommands(
       '\nA lease is renewed by its holder’s `bullswarm agent heartbeat` and released at its expiry if the holder is gone.\n' +
         examples(
           'bullswarm lease @work2 --to lane-a --owner lead-1',
-          'bullswarm lease release @work2',
+          'bullswarm lease release @work2 --as lead-1',
           'bullswarm lease list --json',
         ),
     )
@@ -105,7 +105,7 @@ export function registerSwarmCommands(
     });
   lease
     .command('release')
-    .description('release a lease (by its holder or owner)')
+    .description('release a lease (by its holder or owner: --as, else $BULLSWARM_AGENT, is required)')
     .argument('<pool>', 'a pool id or label')
     .option(...AS)
     .action(async (pool: string, _options, command: Command) => {
