@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialValues, scanForSecrets, secretKindOf, shannonEntropy } from './secret-scan';
+import { credentialValues, redactSecrets, scanForSecrets, secretKindOf, shannonEntropy } from './secret-scan';
 
 // Planted values are assembled at run time so this file itself carries no token-shaped literal.
 const planted = {
@@ -84,5 +84,18 @@ describe('scanForSecrets', () => {
   it('entropy is bits per character', () => {
     expect(shannonEntropy('aaaa')).toBe(0);
     expect(shannonEntropy('abcd')).toBe(2);
+  });
+});
+
+describe('redactSecrets', () => {
+  it('replaces token shapes, credential values and random tokens with their kind, and keeps the rest', () => {
+    const token = `gh${'p'}_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5`;
+    expect(redactSecrets(`Unrecognized key: "${token}"`)).toBe('Unrecognized key: "[redacted github-token]"');
+    expect(redactSecrets('--step "use hunter2-staging-pw"', { STAGING_PASSWORD: 'hunter2-staging-pw' })).toBe(
+      '--step "use [redacted env:STAGING_PASSWORD]"',
+    );
+    const plain =
+      'plans/p1/plan.json: tasks[0].id: expected a letter (head 3f2a9c0d1e2b3a4f5c6d7e8f9a0b1c2d3e4f5a6b)';
+    expect(redactSecrets(plain)).toBe(plain);
   });
 });

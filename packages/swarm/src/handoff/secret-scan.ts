@@ -126,3 +126,20 @@ export function scanForSecrets(
   visit(value, '');
   return findings;
 }
+
+/**
+ * `text` with every secret {@link secretKindOf} would flag replaced by `[redacted <kind>]`: token
+ * shapes, values of credential variables of `env`, long high-entropy tokens. Error messages go
+ * through it so that they name a field and a kind, never a secret value.
+ */
+export function redactSecrets(text: string, env: Readonly<Record<string, string | undefined>> = {}): string {
+  let out = text;
+  for (const { kind, pattern } of SECRET_PATTERNS) {
+    const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
+    out = out.replace(new RegExp(pattern.source, flags), `[redacted ${kind}]`);
+  }
+  for (const { name, value } of credentialValues(env)) out = out.split(value).join(`[redacted env:${name}]`);
+  return out.replace(/[A-Za-z0-9+/=_-]{32,}/g, (token) =>
+    looksRandom(token) ? '[redacted high-entropy]' : token,
+  );
+}

@@ -5,6 +5,7 @@ import {
   parseInteger,
   planOf,
   printLines,
+  redacted,
   selfOf,
   withSwarm,
 } from './swarm-command-support';
@@ -24,7 +25,7 @@ export async function escalateCommand(
   try {
     parseEscalationClass(options.class);
   } catch (error) {
-    throw asUsageError(error);
+    throw asUsageError(await redacted(context, error));
   }
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);

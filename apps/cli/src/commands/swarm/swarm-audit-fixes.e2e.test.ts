@@ -209,3 +209,66 @@ describe('pick with an expiring pool (built CLI)', () => {
     expect(text.stderr).toContain('left out sim:work1: not urgent while sim:soon is expiring');
   });
 });
+
+describe('smaller refusals (built CLI)', () => {
+  it('an empty address in --succession is exit 2, not a silent wipe', async () => {
+    const { run } = setup();
+    expect(
+      (await run(['lead', 'claim', '--plan', 'p1', '--succession', 'deputy', '--as', 'boss'])).exitCode,
+    ).toBe(0);
+    for (const value of [',', '']) {
+      const wipe = await run(['lead', 'claim', '--plan', 'p1', '--succession', value, '--as', 'boss']);
+      expect(wipe.exitCode).toBe(2);
+      expect(wipe.stderr).toContain('--succession');
+      expect(wipe.stderr).toContain('none of them empty');
+    }
+    const record = JSON.parse((await run(['lead', 'show', '--plan', 'p1', '--json'])).stdout).record;
+    expect(record.succession).toEqual(['deputy']);
+  });
+
+  it('lead fence with a missing binary exits 127 and says the command was not found', async () => {
+    const { run } = setup();
+    expect((await run(['lead', 'claim', '--plan', 'p1', '--as', 'boss'])).exitCode).toBe(0);
+    const fenced = await run([
+      'lead',
+      'fence',
+      '--plan',
+      'p1',
+      '--epoch',
+      '1',
+      '--as',
+      'boss',
+      '--',
+      'bullswarm-nosuchbinary',
+    ]);
+    expect(fenced.exitCode).toBe(127);
+    expect(fenced.stderr).toContain('bullswarm-nosuchbinary: command not found');
+  });
+
+  it('lease release needs --as (exit 2) and leaves the lease held', async () => {
+    const { run } = setup();
+    expect((await run(['lease', '@work1', '--to', 'lane-a', '--owner', 'boss'])).exitCode).toBe(0);
+    const anonymous = await run(['lease', 'release', '@work1']);
+    expect(anonymous.exitCode).toBe(2);
+    expect(anonymous.stderr).toContain('--as');
+    expect(JSON.parse((await run(['lease', 'list', '--json'])).stdout).leases).toHaveLength(1);
+    expect((await run(['lease', 'release', '@work1', '--as', 'boss'])).exitCode).toBe(0);
+  });
+
+  it('errors never echo a secret: a token as --step or as an unknown --content key is shown redacted', async () => {
+    const { run, dir } = setup();
+    const token = `gh${'p'}_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5`;
+    const lane = { BULLSWARM_AGENT: 'lane-a' };
+    const base = ['handoff', 'write', '--plan', 'p1', '--task', 'cli', '--reason', 'usage_limit'];
+    const step = await run([...base, '--step', token], lane);
+    expect(step.exitCode).toBe(2);
+    expect(step.stderr).toContain('--step "[redacted github-token]" is not valid');
+    expect(step.stderr).not.toContain(token);
+    const content = join(dir, 'content.json');
+    writeFileSync(content, JSON.stringify({ [token]: 'x' }));
+    const key = await run([...base, '--step', 'write', '--content', content], lane);
+    expect(key.exitCode).toBe(2);
+    expect(key.stderr).toContain('[redacted github-token]');
+    expect(key.stderr).not.toContain(token);
+  });
+});

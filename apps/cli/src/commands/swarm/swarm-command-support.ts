@@ -36,8 +36,27 @@ export async function withSwarm<T>(
       return await body(swarm, runtime);
     });
   } catch (error) {
-    throw asUsageError(error);
+    throw asUsageError(await redacted(context, error));
   }
+}
+
+/**
+ * The error with every secret in its message (a token-shaped unknown key, a `--step` value, a
+ * credential variable's value) replaced by `[redacted <kind>]` (`redactSecrets`): a swarm error
+ * names the field and the kind, never the value. The error keeps its class and fields.
+ */
+export async function redacted(context: CommandContext, error: unknown): Promise<unknown> {
+  if (!(error instanceof Error)) return error;
+  const { redactSecrets } = await import('@bullswarm/swarm');
+  const message = redactSecrets(error.message, context.io.env);
+  if (message !== error.message) {
+    error.message = message;
+    if (typeof error.stack === 'string') error.stack = redactSecrets(error.stack, context.io.env);
+    if ('received' in error && typeof error.received === 'string') {
+      Object.defineProperty(error, 'received', { value: redactSecrets(error.received, context.io.env) });
+    }
+  }
+  return error;
 }
 
 /** Resolves `--plan` (else `$BULLSWARM_PLAN`) against the working directory and the lead records. */
