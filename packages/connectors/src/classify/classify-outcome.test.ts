@@ -48,6 +48,7 @@ describe('classifyOutcome on captured runs', () => {
     ['codex-jsonl', 'codex/quota-exceeded.jsonl', 1, 'quota', undefined],
     ['codex-jsonl', 'codex/not-logged-in.jsonl', 1, 'auth', undefined],
     ['codex-jsonl', 'codex/refresh-token-expired.jsonl', 1, 'auth', undefined],
+    ['codex-jsonl', 'codex/invalidated-oauth-token.jsonl', 1, 'auth', undefined],
     ['codex-jsonl', 'codex/throttle-429.jsonl', 1, 'throttle', undefined],
     ['codex-jsonl', 'codex/reconnect-then-success.jsonl', 0, 'ok', undefined],
     ['codex-jsonl', 'codex/false-positive.jsonl', 0, 'ok', undefined],
@@ -131,6 +132,23 @@ describe('shape gating (no false positives)', () => {
     );
     expect(outcome.kind).toBe('process');
     expect(outcome.message).toBe('exited with code 1: Error: connection reset');
+  });
+
+  it('an invalidated OAuth token is auth in the provider shapes only', () => {
+    for (const text of [
+      'Invalidated OAuth token · Please run /login',
+      'OAuth token invalidated',
+      'invalidated_oauth_token',
+    ]) {
+      const claude = JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: text });
+      expect(classify('claude-stream-json', claude).kind).toBe('auth');
+      const codex = JSON.stringify({ type: 'turn.failed', error: { message: text } });
+      expect(classify('codex-jsonl', codex).kind).toBe('auth');
+      expect(classify('text', '', { exitCode: 1, stderr: `Error: ${text}` }).kind).toBe('auth');
+      // The same words in an answer, or on stdout of a plain-text agent, are not a notice.
+      expect(classify('text', `The log said: ${text}`, { exitCode: 0 }).kind).toBe('ok');
+      expect(classify('text', `The log said: ${text}`, { exitCode: 2 }).kind).toBe('process');
+    }
   });
 
   it('text format never reads stdout as a notice', () => {

@@ -53,6 +53,11 @@ export const AUTH_PATTERNS: readonly RegExp[] = [
   /authentication_error/i,
   /authentication_failed/i,
   /oauth token (?:has )?(?:expired|been revoked|revoked)/i,
+  // The ChatGPT backend's 401 body behind Codex: `Encountered invalidated oauth token for user,
+  // failing request` (code `token_revoked`; router-for-me/CLIProxyAPI#2386, james-6-23/codex2api#114),
+  // and the issue's variants `OAuth token invalidated` / `invalidated_oauth_token`.
+  /invalidated[ _-]?oauth[ _-]?token/i,
+  /oauth[ _-]?token[ _-]?(?:has been |was |is )?invalidated/i,
   /login expired/i,
   /not logged in/i,
   /please run \/login/i,
