@@ -18,6 +18,7 @@ export const OWN_COMMANDS: ReadonlySet<string> = new Set([
   'setup',
   'meters',
   'demo',
+  'connectors',
 ]);
 
 /** Options of {@link buildProgram}. */
@@ -354,6 +355,64 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .action(async (_options, command: Command) => {
       const { metersClaudeStatuslineCommand } = await import('../commands/meters-command');
       await metersClaudeStatuslineCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  // ---- connectors ----------------------------------------------------------------------------
+  const connectors = program
+    .command('connectors')
+    .description(
+      'third-party connector packages this home loads (kept in $BULLSWARM_HOME/state.json config.connectors)',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm connectors add bullswarm-connector-foo',
+        'bullswarm connectors add ./path/to/bullswarm-connector-foo',
+        'bullswarm connectors list',
+      ),
+    );
+
+  connectors
+    .command('add')
+    .description(
+      'resolve a connector package (or connector.json) from here, check it loads, and store where it is, so every command finds it from any directory',
+    )
+    .argument(
+      '<package-or-path>',
+      'an installed bullswarm-connector-* package, its directory, or a connector.json',
+    )
+    .option('--json', 'print the stored entry as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm connectors add bullswarm-connector-foo',
+        'bullswarm connectors add ./node_modules/@acme/bullswarm-connector-foo',
+        'bullswarm connectors add ./my-connector/connector.json',
+      ),
+    )
+    .action(async (what: string, _options, command: Command) => {
+      const { connectorsAddCommand } = await import('../commands/connectors-command');
+      await connectorsAddCommand(contextOf(command), what, command.optsWithGlobals());
+    });
+
+  connectors
+    .command('remove')
+    .description('stop loading a configured connector (its pools stay)')
+    .argument('<entry>', 'the package name or path as `connectors list` shows it')
+    .addHelpText('after', examples('bullswarm connectors remove bullswarm-connector-foo'))
+    .action(async (what: string, _options, command: Command) => {
+      const { connectorsRemoveCommand } = await import('../commands/connectors-command');
+      await connectorsRemoveCommand(contextOf(command), what);
+    });
+
+  connectors
+    .command('list')
+    .description('every configured connector entry, and whether it loads')
+    .option('--json', 'print the entries as JSON')
+    .addHelpText('after', examples('bullswarm connectors list', 'bullswarm connectors list --json'))
+    .action(async (_options, command: Command) => {
+      const { connectorsListCommand } = await import('../commands/connectors-command');
+      await connectorsListCommand(contextOf(command), command.optsWithGlobals());
     });
 
   // ---- demo ----------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * The CLI ships as two CommonJS bundles of the same program (see tsup.config.ts):
  *
  * - `bullswarm.cjs`, the core: the read-only and bookkeeping commands (`pools`, `assignments`,
- *   `strategy`, `meters`, help and `--version`). It holds no code that spawns an agent: no
+ *   `strategy`, `meters`, `connectors`, help and `--version`). It holds no code that spawns an agent: no
  *   workflow or swarm package, no `dispatchTask`, attempt runner or execa. Their command modules
  *   are replaced in it by a module that throws, so reaching one is a loud internal error.
  * - `bullswarm-full.cjs`: everything (run, demo, setup, workflow and swarm commands).
@@ -27,6 +27,7 @@ export const CORE_COMMANDS: ReadonlySet<string> = new Set([
   'assignments',
   'strategy',
   'meters',
+  'connectors',
   'help',
 ]);
 

@@ -6,8 +6,17 @@ export {
   readBuiltinManifestsFile,
   writeBuiltinManifestsFile,
 } from './builtin-manifests-file';
+export {
+  CONNECTOR_PACKAGE_NAME,
+  type ConfiguredConnectorEntry,
+  connectorEntryName,
+} from './configured-connector-entry';
 export { defaultBuiltinProvidersDirectory, loadBuiltinConnectors } from './load-builtin-connectors';
-export { loadConfiguredConnectors } from './load-configured-connectors';
+export {
+  loadConfiguredConnectors,
+  type ResolvedConnectorEntry,
+  resolveConnectorEntry,
+} from './load-configured-connectors';
 export { type LoadConnectorsOptions, type LoadedConnectors, loadConnectors } from './load-connectors';
 export { loadHomeConnectors } from './load-home-connectors';
 export { loadManifestFile } from './load-manifest-file';

@@ -1,5 +1,6 @@
 import { ConnectorLoadError, DuplicateConnectorError } from '../errors';
 import type { ConnectorV1 } from '../spec/v1';
+import type { ConfiguredConnectorEntry } from './configured-connector-entry';
 import { loadBuiltinConnectors } from './load-builtin-connectors';
 import { loadConfiguredConnectors } from './load-configured-connectors';
 import { loadHomeConnectors } from './load-home-connectors';
@@ -9,9 +10,12 @@ import type { ConnectorOrigin, LoadedConnector } from './loaded-connector';
 export type LoadConnectorsOptions = {
   /** `$BULLSWARM_HOME`; its `providers/*\/connector.json` are loaded. */
   readonly home?: string;
-  /** The config's `"connectors"` entries (packages or connector.json paths). */
-  readonly configEntries?: readonly string[];
-  /** Where configured entries resolve from (the project directory). Required with `configEntries`. */
+  /** The home config's `connectors` entries (`state.json` `config.connectors`; see {@link ConfiguredConnectorEntry}). */
+  readonly configEntries?: readonly ConfiguredConnectorEntry[];
+  /**
+   * Where hand-written entries (a bare package name, a relative path) resolve from; required with
+   * `configEntries`. Entries written by `bullswarm connectors add` are absolute and ignore it.
+   */
   readonly projectDir?: string;
   /** Overrides the built-in providers directory (tests). */
   readonly builtinDirectory?: string;
@@ -49,7 +53,7 @@ export async function loadConnectors(options: LoadConnectorsOptions = {}): Promi
         source: 'loadConnectors',
         reason: 'invalid-connector',
         fieldPath: 'projectDir',
-        message: 'projectDir is required when configEntries are given (entries resolve from the project)',
+        message: 'projectDir is required when configEntries are given (hand-written entries resolve from it)',
       });
     }
     results.push(await loadConfiguredConnectors(options.configEntries, options.projectDir));

@@ -18,7 +18,10 @@ export interface OpenRuntimeOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The clock (epoch ms); default `createClock(env)`, which honours `BULLSWARM_NOW`. */
   readonly clock?: () => number;
-  /** Where connector packages listed in `config.connectors` resolve from; default the current directory. */
+  /**
+   * Where hand-written `config.connectors` entries (a bare package name, a relative path) resolve from;
+   * default the current directory. Entries stored by `bullswarm connectors add` are absolute.
+   */
   readonly projectDir?: string;
   /** Overrides the built-in providers directory (tests). */
   readonly builtinProvidersDirectory?: string;

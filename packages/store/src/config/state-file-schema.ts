@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { DEFAULT_INFLIGHT_PENALTY_PCT, LANES } from '@bullswarm/pacing';
 import { z } from 'zod';
 import { meterSourceSchema } from './meter-source-schema';
@@ -78,11 +79,35 @@ export const stateConfigSchema = z.strictObject({
     .min(0)
     .default(DEFAULT_INFLIGHT_PENALTY_PCT)
     .describe('Flat in-flight charge (points) per record when no spend rate is measured; 0 turns it off.'),
-  /** Third-party connectors: package names or paths to `connector.json`. */
+  /**
+   * Third-party connectors (`bullswarm connectors add|remove|list`): `{ package, directory }` (a
+   * package and its own absolute directory, as `connectors add` stores it), an absolute path to a
+   * `connector.json`, or — hand-written — a package name or relative path, resolved from the
+   * directory bullswarm runs in.
+   */
   connectors: z
-    .array(z.string().min(1))
+    .array(
+      z.union([
+        z.string().min(1),
+        z.strictObject({
+          package: z
+            .string()
+            .regex(
+              /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?bullswarm-connector-[a-z0-9-._~]+$/,
+              'must be a package named bullswarm-connector-* or @scope/bullswarm-connector-*',
+            )
+            .describe('The package name.'),
+          directory: z
+            .string()
+            .refine((value) => isAbsolute(value), 'must be an absolute path')
+            .describe("The package's own directory (absolute): where its package.json is."),
+        }),
+      ]),
+    )
     .default([])
-    .describe('Third-party connectors: package names or paths to connector.json.'),
+    .describe(
+      'Third-party connectors, managed with `bullswarm connectors add|remove`: { package, directory } or a path to a connector.json (a bare package name or relative path resolves from the current directory).',
+    ),
   /** How long a meter reading is reused before the source is polled again. */
   meterTtlSec: z
     .number()
