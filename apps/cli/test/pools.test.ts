@@ -482,3 +482,53 @@ describe('a connector that does not load', () => {
     ]);
   });
 });
+
+describe('a label is never another pool id', () => {
+  it('pools add refuses an id that is a label, and a --label that is an id, naming the argument', async () => {
+    const home = dirs.make();
+    writeTestHome(home, { now: NOW, pools: [] });
+    expect((await bullswarm(['pools', 'add', 'sim:q', '--label', 'sim:a9'], { home })).exitCode).toBe(0);
+    const state = readFileSync(join(home, 'state.json'), 'utf8');
+    const taken = await bullswarm(['pools', 'add', 'sim:a9'], { home });
+    expect(taken.exitCode).toBe(2);
+    expect(taken.stderr).toBe(
+      'error: <connector>[:<account>] "sim:a9" is the label of pool sim:q, and a label is never another pool\'s id: add the pool under another account name, or first relabel that pool (bullswarm pools label sim:q <new-label>, or --clear)\n',
+    );
+    const asLabel = await bullswarm(['pools', 'add', 'sim:r', '--label', 'sim:q'], { home });
+    expect(asLabel.exitCode).toBe(2);
+    expect(asLabel.stderr).toBe(
+      'error: --label label "sim:q" for pool sim:r: a label cannot equal another pool\'s id (sim:q)\n',
+    );
+    expect(readFileSync(join(home, 'state.json'), 'utf8')).toBe(state);
+    const list = await bullswarm(['pools', '--json'], { home });
+    expect((JSON.parse(list.stdout) as { pools: { id: string }[] }).pools.map((p) => p.id)).toEqual([
+      'sim:q',
+    ]);
+  });
+
+  it('a hand-written pool-labels.json giving a pool another pool id stops commands, untouched', async () => {
+    const home = dirs.make();
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
+        { connector: 'sim', account: 'ahead', meter: { type: 'none' } },
+        { connector: 'sim', account: 'behind', meter: { type: 'none' } },
+      ],
+    });
+    const labelsPath = join(home, 'pool-labels.json');
+    const text = `${JSON.stringify({ version: 1, labels: { 'sim:behind': 'sim:ahead' } }, null, 2)}\n`;
+    writeFileSync(labelsPath, text);
+    const expected = `error: ${labelsPath}: labels.sim:behind: label "sim:ahead" equals the id of pool sim:ahead in ${join(home, 'state.json')}; a label is never another pool's id. fix the field by hand; bullswarm will not overwrite pool-labels.json while it is invalid\n`;
+    for (const args of [
+      ['pools', '--json'],
+      ['pools', 'label', '--list'],
+      ['pools', 'label', 'sim:behind', '--clear'],
+      ['pools', 'label', 'sim:ahead', 'front'],
+      ['meters', 'set', 'sim:ahead', '--weekly', '10'],
+    ]) {
+      const result = await bullswarm(args, { home, env: nowEnv(NOW) });
+      expect([args, result.exitCode, result.stdout, result.stderr]).toEqual([args, 2, '', expected]);
+    }
+    expect(readFileSync(labelsPath, 'utf8')).toBe(text);
+  });
+});

@@ -11,7 +11,9 @@ export {
   TIER_PATTERN,
 } from './config/patterns';
 export {
+  assertLabelsFitState,
   clearLabel,
+  findLabelEqualToPoolId,
   listLabels,
   type PoolLabelRow,
   poolLabel,

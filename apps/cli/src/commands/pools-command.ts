@@ -149,10 +149,24 @@ export async function poolsAddCommand(
         flag: '<connector>[:<account>]',
       });
     }
+    // routing.md: a label is never another pool's id — nor may a new pool take an id that is a label.
+    const labels = runtime.home.readLabels();
+    const labelOwner = Object.keys(labels.labels).find((poolId) => labels.labels[poolId] === id);
+    if (labelOwner !== undefined && labelOwner !== id) {
+      throw new CliUsageError({
+        message: `<connector>[:<account>] "${id}" is the label of pool ${labelOwner}, and a label is never another pool's id: add the pool under another account name, or first relabel that pool (bullswarm pools label ${labelOwner} <new-label>, or --clear)`,
+        flag: '<connector>[:<account>]',
+      });
+    }
     if (options.label !== undefined) {
-      const { validateLabel } = await import('@bullswarm/store');
+      const { InvalidLabelError, validateLabel } = await import('@bullswarm/store');
       const pools = [...state.pools, { id } as StatePool];
-      validateLabel(id, options.label, { ...state, pools } as StateFile, runtime.home.readLabels());
+      try {
+        validateLabel(id, options.label, { ...state, pools } as StateFile, labels);
+      } catch (error) {
+        if (!InvalidLabelError.isInstance(error)) throw error;
+        throw new CliUsageError({ message: `--label ${error.message}`, flag: '--label', cause: error });
+      }
     }
     const pool: StatePool = {
       id,

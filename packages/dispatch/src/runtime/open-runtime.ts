@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { type ConnectorV1, type LoadedConnectors, loadConnectors } from '@bullswarm/connectors';
 import { createMeterService, type MeterService } from '@bullswarm/meters';
 import {
+  assertLabelsFitState,
   type BullswarmHome,
   createClock,
   type EmbeddedBullswarmStore,
@@ -75,6 +76,8 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
   const home = openHome({ ...(options.home === undefined ? {} : { home: options.home }), env });
   const state = home.readState();
   const labels = home.readLabels();
+  // A label equal to another pool's id makes pool-labels.json invalid (routing.md, pool labels).
+  assertLabelsFitState(home, labels, state);
   const userHome = options.userHome ?? homedir();
   const loaded = await loadConnectors({
     home: home.home,

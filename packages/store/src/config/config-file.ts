@@ -150,7 +150,8 @@ function schemaError(
   });
 }
 
-function recoveryFor(filePath: string, fieldPath: string | undefined): string {
+/** How to recover from an invalid config file: fix it by hand, or restore the backup when there is one. */
+export function recoveryFor(filePath: string, fieldPath: string | undefined): string {
   const backup = `${filePath}.bak`;
   const fix = fieldPath === undefined ? 'fix the file by hand' : 'fix the field by hand';
   const restore = existsSync(backup)

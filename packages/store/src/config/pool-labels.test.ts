@@ -143,7 +143,7 @@ describe('pool labels', () => {
   it('prefers an id over a label and ignores labels of removed pools', () => {
     const home = homeWithPools('codex', 'grok');
     setLabel(home, 'grok', 'gx');
-    // a later pool whose id equals an existing label is reached by its id
+    // a pool whose id equals an existing label, written into state.json by hand (pools add refuses it)
     updateState(home, (state) => {
       state.pools.push({
         id: 'gx',
@@ -154,15 +154,21 @@ describe('pool labels', () => {
       });
     });
     expect(resolvePoolRef('gx', readState(home), readLabels(home))).toBe('gx');
+    // … makes pool-labels.json invalid: a label is never another pool's id
+    const error = catchError(() => listLabels(home));
+    expect(ConfigFileError.isInstance(error) && [error.filePath, error.fieldPath]).toEqual([
+      homePaths(home).labelsPath,
+      'labels.grok',
+    ]);
+    expect(ConfigFileError.isInstance(catchError(() => setLabel(home, 'codex', 'cx')))).toBe(true);
+    updateState(home, (state) => {
+      state.pools = state.pools.filter((pool) => pool.id !== 'gx');
+    });
     // remove grok: its label stays in the file (listed as not configured) and no longer resolves
     updateState(home, (state) => {
       state.pools = state.pools.filter((pool) => pool.id !== 'grok');
     });
     expect(listLabels(home)).toEqual([{ poolId: 'grok', label: 'gx', configured: false }]);
-    expect(resolvePoolRef('gx', readState(home), readLabels(home))).toBe('gx');
-    updateState(home, (state) => {
-      state.pools = state.pools.filter((pool) => pool.id !== 'gx');
-    });
     expect(
       UnknownPoolError.isInstance(catchError(() => resolvePoolRef('gx', readState(home), readLabels(home)))),
     ).toBe(true);

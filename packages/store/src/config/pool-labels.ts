@@ -1,8 +1,15 @@
+import { ConfigFileError } from '../errors/config-file-error';
 import { InvalidLabelError } from '../errors/invalid-label-error';
 import { type KnownPool, UnknownPoolError } from '../errors/unknown-pool-error';
 import type { FileLockOptions } from '../files/file-lock';
 import { type HomeRef, toHomePaths } from '../home/home-paths';
-import { type ConfigFileSpec, type Mutator, readConfigFile, updateConfigFile } from './config-file';
+import {
+  type ConfigFileSpec,
+  type Mutator,
+  readConfigFile,
+  recoveryFor,
+  updateConfigFile,
+} from './config-file';
 import { LABEL_PATTERN } from './patterns';
 import { emptyLabels, type PoolLabelsFile, poolLabelsFileSchema } from './pool-labels-schema';
 import { readState } from './state-file';
@@ -31,6 +38,40 @@ export function updateLabels(
   return updateConfigFile(toHomePaths(home).labelsPath, labelsSpec, mutate, options).value;
 }
 
+/**
+ * The first label in `labels` that equals the id of a configured pool other than its own
+ * (routing.md: a label is never another pool's id), or undefined.
+ */
+export function findLabelEqualToPoolId(
+  labels: PoolLabelsFile,
+  state: StateFile,
+): { readonly poolId: string; readonly label: string } | undefined {
+  const ids = new Set(state.pools.map((pool) => pool.id));
+  for (const [poolId, label] of Object.entries(labels.labels)) {
+    if (label !== poolId && ids.has(label)) return { poolId, label };
+  }
+  return undefined;
+}
+
+/**
+ * Checks pool-labels.json against state.json: no label may equal the id of another configured
+ * pool (the file's own schema sees only its own keys). Commands stop on it as on any invalid file.
+ * @throws ConfigFileError naming pool-labels.json, the field `labels.<pool id>` and how to recover.
+ */
+export function assertLabelsFitState(home: HomeRef, labels: PoolLabelsFile, state: StateFile): void {
+  const clash = findLabelEqualToPoolId(labels, state);
+  if (clash === undefined) return;
+  const { labelsPath, statePath } = toHomePaths(home);
+  const fieldPath = `labels.${clash.poolId}`;
+  throw new ConfigFileError({
+    filePath: labelsPath,
+    kind: 'invalid-schema',
+    fieldPath,
+    problem: `label "${clash.label}" equals the id of pool ${clash.label} in ${statePath}; a label is never another pool's id`,
+    recovery: recoveryFor(labelsPath, fieldPath),
+  });
+}
+
 /** The label people see for a pool: its label, or its id when it has none. */
 export function poolLabel(poolId: string, labels: PoolLabelsFile): string {
   return Object.hasOwn(labels.labels, poolId) ? (labels.labels[poolId] as string) : poolId;
@@ -39,8 +80,8 @@ export function poolLabel(poolId: string, labels: PoolLabelsFile): string {
 /**
  * Resolve what a user typed for a pool, a label or an id, to the pool id.
  *
- * An exact pool id wins over a label (ids are durable; a pool added later whose id equals an
- * existing label is reached by its id). Labels of pools no longer in state.json are ignored.
+ * An exact pool id wins over a label (ids are durable; `pools add` refuses an id that is a label, and
+ * {@link assertLabelsFitState} a label that is an id). Labels of pools no longer in state.json are ignored.
  * @throws UnknownPoolError listing every configured pool as `id (label)`.
  */
 export function resolvePoolRef(ref: string, state: StateFile, labels: PoolLabelsFile): string {
@@ -97,6 +138,7 @@ export function setLabel(
   updateLabels(
     home,
     (labels) => {
+      assertLabelsFitState(home, labels, state);
       poolId = resolvePoolRef(ref, state, labels);
       if (label === poolId) {
         delete labels.labels[poolId];
@@ -122,6 +164,7 @@ export function clearLabel(home: HomeRef, ref: string, options?: FileLockOptions
   updateLabels(
     home,
     (labels) => {
+      assertLabelsFitState(home, labels, state);
       const poolId = Object.hasOwn(labels.labels, ref) ? ref : resolvePoolRef(ref, state, labels);
       removed = Object.hasOwn(labels.labels, poolId);
       delete labels.labels[poolId];
@@ -142,7 +185,9 @@ export interface PoolLabelRow {
 /** Every label of a home, sorted by pool id (`bullswarm pools label --list`). */
 export function listLabels(home: HomeRef): PoolLabelRow[] {
   const labels = readLabels(home);
-  const configured = new Set(readState(home).pools.map((pool) => pool.id));
+  const state = readState(home);
+  assertLabelsFitState(home, labels, state);
+  const configured = new Set(state.pools.map((pool) => pool.id));
   return Object.entries(labels.labels)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([poolId, label]) => ({ poolId, label, configured: configured.has(poolId) }));

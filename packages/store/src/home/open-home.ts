@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Mutator } from '../config/config-file';
 import {
+  assertLabelsFitState,
   clearLabel,
   listLabels,
   type PoolLabelRow,
@@ -90,7 +91,12 @@ export function openHome(options: OpenHomeOptions = {}): BullswarmHome {
     setLabel: (ref, label) => setLabel(paths, ref, label, lock),
     clearLabel: (ref) => clearLabel(paths, ref, lock),
     listLabels: () => listLabels(paths),
-    resolvePoolRef: (ref) => resolvePoolRef(ref, readState(paths), readLabels(paths)),
+    resolvePoolRef: (ref) => {
+      const state = readState(paths);
+      const labels = readLabels(paths);
+      assertLabelsFitState(paths, labels, state);
+      return resolvePoolRef(ref, state, labels);
+    },
     openStore: (storeOptions = {}) => openStore({ ...storeOptions, dbPath: paths.dbPath }),
     openStoreIfExists: (storeOptions = {}) => openStoreIfExists({ ...storeOptions, dbPath: paths.dbPath }),
   };
