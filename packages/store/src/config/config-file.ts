@@ -145,7 +145,10 @@ function schemaError(
     fieldPath: first.fieldPath,
     problem: first.problem + more,
     problems,
-    recovery: recovery(filePath, first.fieldPath),
+    recovery:
+      first.recovery === undefined
+        ? recovery(filePath, first.fieldPath)
+        : `${first.recovery}; bullswarm will not overwrite ${basename(filePath)} meanwhile`,
     cause,
   });
 }

@@ -6,6 +6,8 @@ export interface FieldProblem {
   /** The offending field; undefined for the file as a whole. */
   readonly fieldPath: string | undefined;
   readonly problem: string;
+  /** How to recover when the usual advice (fix the field by hand) would be wrong. */
+  readonly recovery?: string;
 }
 
 /** Format a zod path as `pools[2].models.high` (keys that are not plain names are quoted). */
@@ -39,7 +41,8 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], input: unknown
           return [
             {
               fieldPath,
-              problem: `version ${found} was written by a newer bullswarm; this one reads version 1 (upgrade bullswarm)`,
+              problem: `version ${found} was written by a newer bullswarm; this one reads version 1`,
+              recovery: 'upgrade bullswarm to read it',
             },
           ];
         }

@@ -149,6 +149,16 @@ describe('readState', () => {
     expect(configError.recovery).toContain('bullswarm will not overwrite state.json');
   });
 
+  it('tells a file from a newer bullswarm to upgrade, not to fix the field by hand', () => {
+    const home = tempDir();
+    const { statePath } = homePaths(home);
+    writeFileSync(statePath, JSON.stringify({ version: 2, pools: [] }));
+    const error = catchError(() => readState(home)) as ConfigFileError;
+    expect(error.message).toBe(
+      `${statePath}: version: version 2 was written by a newer bullswarm; this one reads version 1. upgrade bullswarm to read it; bullswarm will not overwrite state.json meanwhile`,
+    );
+  });
+
   it('reports unparseable JSON with its line and column', () => {
     const home = tempDir();
     writeFileSync(homePaths(home).statePath, '{\n  "version": 1,\n  "pools": [,]\n}\n');
