@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_WINDOW_MINUTES } from '@bullswarm/pacing';
 import { openStore } from '@bullswarm/store';
 import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
@@ -530,5 +531,22 @@ describe('a label is never another pool id', () => {
       expect([args, result.exitCode, result.stdout, result.stderr]).toEqual([args, 2, '', expected]);
     }
     expect(readFileSync(labelsPath, 'utf8')).toBe(text);
+  });
+});
+
+describe('a home connector replacing a built-in one', () => {
+  it('is named once on stderr; --json stdout stays clean', async () => {
+    const home = workedExampleHome();
+    const builtin = fileURLToPath(new URL('../../../providers/grok/connector.json', import.meta.url));
+    mkdirSync(join(home, 'providers', 'grok'), { recursive: true });
+    writeFileSync(join(home, 'providers', 'grok', 'connector.json'), readFileSync(builtin, 'utf8'));
+    const result = await bullswarm(['pools', '--json'], { home, env: nowEnv(NOW) });
+    expect(result.exitCode).toBe(0);
+    const lines = result.stderr.split('\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^warning: home connector "grok" \(.*providers\/grok\/connector\.json\) replaces the builtin one/,
+    );
+    expect(JSON.parse(result.stdout).pools.length).toBe(4);
   });
 });

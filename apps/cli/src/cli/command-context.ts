@@ -76,6 +76,10 @@ export async function openCliRuntime(
     projectDir: context.io.cwd,
     ...(options.createStore ? { createStore: true } : {}),
   });
+  // A home or configured connector replacing another (connectors README: "with a warning").
+  for (const warning of runtime.connectorLoad.warnings) {
+    context.io.err(`${context.errColors.yellow('warning')}: ${warning}\n`);
+  }
   for (const error of runtime.connectorLoad.errors) {
     context.io.err(
       `${context.errColors.yellow('warning')}: connector not loaded: ${error.message} (the other connectors are loaded)\n`,
