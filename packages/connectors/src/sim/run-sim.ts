@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parseSimArgs, type SimArgs } from './sim-args';
+import { parseSimArgs, SIM_USAGE, type SimArgs } from './sim-args';
 import { createSimEmitter, type SimOutput } from './sim-emitters';
 import { exhaustOnMeter, spendOnMeter } from './sim-meter';
-import { type SelectedScenario, selectScenario, stripDirective } from './sim-scenario';
+import { type SelectedScenario, SimScenarioError, selectScenario, stripDirective } from './sim-scenario';
 
 /** What one sim run needs from its process (injected so the logic is testable in-process too). */
 export type SimIo = {
@@ -26,7 +26,7 @@ export function simNow(env: Readonly<Record<string, string | undefined>>): numbe
   if (value === undefined || value === '') return Date.now();
   const parsed = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
   if (!Number.isFinite(parsed)) {
-    throw new Error(
+    throw new SimScenarioError(
       `bullswarm-sim: BULLSWARM_NOW=${JSON.stringify(value)} is not valid; expected an ISO date or epoch ms`,
     );
   }
@@ -38,11 +38,34 @@ const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, Math.
 function num(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new Error(
+    throw new SimScenarioError(
       `bullswarm-sim: scenario parameter ${name}=${JSON.stringify(value)} is not valid; expected a non-negative number`,
     );
   }
   return value;
+}
+
+/** The numeric scenario parameters (each a non-negative number when given). */
+const NUMERIC_PARAMS = ['ms', 'tickMs', 'spendPct', 'resetsInMin', 'waitSec', 'code'] as const;
+
+/**
+ * Checks every parameter of the scenario before anything is written, so a bad one exits 2 with one
+ * line and no half-written output (an init event with no answer would look like a real stall).
+ */
+function checkParams(scenario: SelectedScenario): void {
+  const p = scenario.params;
+  for (const name of NUMERIC_PARAMS) num(p[name], name, 0);
+  num(scenario.fileSpendPct, 'spendPct', 0);
+  if (
+    scenario.name === 'usage-limit' &&
+    p.window !== undefined &&
+    p.window !== 'five_hour' &&
+    p.window !== 'weekly'
+  ) {
+    throw new SimScenarioError(
+      `bullswarm-sim: scenario parameter window=${JSON.stringify(p.window)} is not valid; expected five_hour or weekly`,
+    );
+  }
 }
 
 function isPongProbe(prompt: string): boolean {
@@ -55,9 +78,16 @@ function isPongProbe(prompt: string): boolean {
  */
 export async function runSim(io: SimIo): Promise<number> {
   const args = parseSimArgs(io.argv);
+  if (args.help) {
+    io.out.stdout(
+      `${SIM_USAGE}\nThe scenario comes from a [sim:<name>,k=v] directive in the prompt, BULLSWARM_SIM_SCENARIO or BULLSWARM_SIM_SCRIPT; see the @bullswarm/connectors README.\n`,
+    );
+    return 0;
+  }
   const prompt = args.prompt ?? (await io.readStdin());
   const scenario = selectScenario(prompt, io.env);
   io.onScenario?.(scenario, args);
+  checkParams(scenario);
   const p = scenario.params;
   const now = simNow(io.env);
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -162,7 +192,7 @@ export async function runSim(io: SimIo): Promise<number> {
             ? 'five_hour'
             : undefined;
       if (window === undefined) {
-        throw new Error(
+        throw new SimScenarioError(
           `bullswarm-sim: scenario parameter window=${JSON.stringify(p.window)} is not valid; expected five_hour or weekly`,
         );
       }

@@ -10,6 +10,8 @@ export type SimArgs = {
   readonly addDirs: readonly string[];
   /** The prompt from `-p`; undefined means read stdin. */
   readonly prompt?: string;
+  /** `--help` / `-h`: print the usage and exit 0. */
+  readonly help?: boolean;
 };
 
 export const SIM_USAGE =
@@ -33,6 +35,7 @@ export function parseSimArgs(argv: readonly string[]): SimArgs {
   let model: string | undefined;
   let cwd: string | undefined;
   let prompt: string | undefined;
+  let help = false;
   const addDirs: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const raw = argv[index] as string;
@@ -75,6 +78,10 @@ export function parseSimArgs(argv: readonly string[]): SimArgs {
       case '--prompt':
         prompt = takeValue();
         break;
+      case '--help':
+      case '-h':
+        help = true;
+        break;
       case '--verbose':
         break;
       case '--output-format':
@@ -90,5 +97,6 @@ export function parseSimArgs(argv: readonly string[]): SimArgs {
     ...(model === undefined ? {} : { model }),
     ...(cwd === undefined ? {} : { cwd }),
     ...(prompt === undefined ? {} : { prompt }),
+    ...(help ? { help } : {}),
   };
 }

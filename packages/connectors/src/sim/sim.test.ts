@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -477,8 +477,18 @@ describe('bullswarm-sim behaviour', () => {
     [['--colour', 'red'], 'unknown argument "--colour"'],
     [['-p', '[sim:explode]'], 'prompt directive: unknown scenario "explode"; valid: ok, echo, slow'],
     [['-p', 'x [sim:ok,ms=-1]'], 'scenario parameter ms=-1 is not valid; expected a non-negative number'],
-  ])('bad input %j exits 2 naming the problem', async (argv, message) => {
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    // Checked before anything is written: no init event on stdout, one line on stderr.
+    [
+      ['-p', 'x [sim:slow,ms=abc]'],
+      'scenario parameter ms="abc" is not valid; expected a non-negative number',
+    ],
+    [['-p', 'x [sim:crash,code=abc]'], 'scenario parameter code="abc" is not valid'],
+    [
+      ['-p', 'x [sim:usage-limit,window=monthly]'],
+      'window="monthly" is not valid; expected five_hour or weekly',
+    ],
+  ])('bad input %j exits 2 naming the problem, with nothing on stdout', async (argv, message) => {
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(
         process.execPath,
         [
@@ -492,17 +502,39 @@ describe('bullswarm-sim behaviour', () => {
           ...argv,
         ],
         {
-          stdio: ['ignore', 'ignore', 'pipe'],
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
+      let stdout = '';
       let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        stdout += c;
+      });
       child.stderr.setEncoding('utf8').on('data', (c: string) => {
         stderr += c;
       });
-      child.on('close', (code) => resolve({ code, stderr }));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe('');
+    // One message, no stack trace, no doubled prefix.
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.stderr).not.toContain('bullswarm-sim: Error:');
+  });
+
+  it('--help prints the usage and exits 0', () => {
+    const cli = simClaude.buildInvocation({
+      prompt: '',
+      cwd: '/',
+      addDirs: [],
+      accountEnv: {},
+      bullswarmHome: '/b',
+    }).args[0] as string;
+    const result = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^usage: bullswarm-sim \[--format claude\|codex\|text\]/);
+    expect(result.stdout).toContain('[sim:<name>,k=v]');
   });
 
   it('an invalid scenario.json exits 2 naming the file and field', async () => {
