@@ -414,6 +414,54 @@ describe('output schemas', () => {
     expect(result.state.steps[1]?.status).toBe('blocked');
   });
 
+  it('hands each worker only its own candidates folder: a blind reviewer cannot reach the writer candidate', async () => {
+    const fixture = await createWorkflowFixture([
+      { account: 'a', scenario: { default: { scenario: 'json', value: { verdict: 'pass', files: [] } } } },
+    ]);
+    const result = await fixture.run({
+      schemaVersion: V,
+      steps: [
+        { id: 'writer', prompt: 'Write', outputSchema: schema },
+        { id: 'review', dependsOn: ['writer'], blindTo: ['writer'], prompt: 'Review', outputSchema: schema },
+        {
+          id: 'each',
+          dependsOn: ['writer'],
+          blindTo: ['writer'],
+          forEach: { items: ['x', 'y'] },
+          prompt: 'Check {{item}}',
+          outputSchema: schema,
+        },
+      ],
+    });
+    expect(result.exitCode).toBe(0);
+    const addDirsOf = (argv: readonly string[]) =>
+      argv.flatMap((arg, i) => (arg === '--add-dir' ? [argv[i + 1] ?? ''] : []));
+    const byPrompt = (text: string) =>
+      fixture.simLogLines().find((line) => promptOf(line.argv).includes(text))?.argv ?? [];
+    const writer = byPrompt('Write');
+    const review = byPrompt('Review');
+    const writerDir = join(result.paths.candidatesDir, 'writer');
+    const writerFile = join(writerDir, 'writer.json');
+    expect(addDirsOf(writer)).toEqual([writerDir]);
+    expect(promptOf(writer)).toContain(writerFile);
+    expect(addDirsOf(review)).toEqual([join(result.paths.candidatesDir, 'review')]);
+    expect(promptOf(review)).toContain(join(result.paths.candidatesDir, 'review', 'review.json'));
+    const itemDirs = ['Check x', 'Check y'].map((text) => addDirsOf(byPrompt(text)));
+    expect(itemDirs.flat().sort()).toEqual([
+      join(result.paths.candidatesDir, 'each', '0'),
+      join(result.paths.candidatesDir, 'each', '1'),
+    ]);
+    // No argument of a blind worker names a folder holding writer.json (nor the run folder itself).
+    for (const argv of [review, byPrompt('Check x'), byPrompt('Check y')]) {
+      for (const dir of addDirsOf(argv)) {
+        expect(`${writerFile}`.startsWith(`${dir}/`)).toBe(false);
+      }
+      expect(argv.some((arg) => arg.includes(writerDir))).toBe(false);
+      expect(argv).not.toContain(result.paths.candidatesDir);
+      expect(argv).not.toContain(result.paths.runDir);
+    }
+  });
+
   it('an invalid answer fixed by the schema retry is ok', async () => {
     const fixture = await createWorkflowFixture([
       {

@@ -11,7 +11,7 @@ import type { StepGate, WorkflowProgram, WorkflowStep } from '../program/workflo
 import { buildReport, type WorkflowReport } from '../state/build-report';
 import { EventLog } from '../state/event-log';
 import { claimRun } from '../state/run-owner';
-import type { RunPaths } from '../state/run-paths';
+import { type RunPaths, unitCandidatesDir } from '../state/run-paths';
 import {
   type AttemptRecord,
   countUnits,
@@ -707,11 +707,17 @@ export class WorkflowRunner {
     if (def.outputSchema) {
       text += schemaInstructions({
         schemaFile: this.schemaFile(def),
-        candidateFile: join(this.paths.candidatesDir, `${unit.action}.json`),
+        candidateFile: join(this.candidatesDirOf(def, unit), `${unit.action}.json`),
         checkCommand: this.options.checkOutputSchemaCommand ?? ['bullswarm', 'check-output-schema'],
       });
     }
     return text;
+  }
+
+  /** The unit's own candidates folder (created on demand; see `unitCandidatesDir`). */
+  private candidatesDirOf(def: WorkflowStep, unit: UnitState): string {
+    const slot = 'slot' in unit && typeof unit.slot === 'number' ? unit.slot : undefined;
+    return unitCandidatesDir(this.paths, def.id, slot);
   }
 
   private async executeUnit(
@@ -973,7 +979,7 @@ export class WorkflowRunner {
       lane: def.lane,
       tier: def.effort,
       cwd: this.state.cwd,
-      ...(how.schemaBound ? { addDirs: [this.paths.candidatesDir] } : {}),
+      ...(how.schemaBound ? { addDirs: [this.ownCandidatesDir(def, unit)] } : {}),
       outputDir: this.paths.attemptsDir,
       ...(how.route === undefined ? {} : { route: how.route }),
       ...(how.pin === undefined ? {} : { pin: how.pin }),
@@ -997,6 +1003,13 @@ export class WorkflowRunner {
       unit.reason = result.reason;
     }
     return result;
+  }
+
+  /** Creates the unit's candidates folder and returns it (the one folder its worker is handed). */
+  private ownCandidatesDir(def: WorkflowStep, unit: UnitState): string {
+    const dir = this.candidatesDirOf(def, unit);
+    mkdirSync(dir, { recursive: true });
+    return dir;
   }
 
   private familyField(poolId: string): { providerFamily?: string } {

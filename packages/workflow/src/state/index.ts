@@ -2,7 +2,7 @@ export * from './build-report';
 export { EventLog, parseEventLines, readEvents } from './event-log';
 export * from './load-run';
 export { claimRun, type RunOwner } from './run-owner';
-export { RUN_ID_PATTERN, type RunPaths, runPaths } from './run-paths';
+export { RUN_ID_PATTERN, type RunPaths, runPaths, unitCandidatesDir } from './run-paths';
 export * from './run-state';
 export { CoalescingStateWriter, type StateWriterOptions } from './state-writer';
 export type * from './workflow-event';

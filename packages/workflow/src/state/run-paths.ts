@@ -15,7 +15,10 @@ export interface RunPaths {
   readonly attemptsDir: string;
   /** Output schemas handed to workers. */
   readonly schemasDir: string;
-  /** Where workers write candidate objects for the preflight check. */
+  /**
+   * Where workers write candidate objects for the preflight check: one folder per step (and per
+   * fan-out item) below it, see {@link unitCandidatesDir}; a worker is handed only its own.
+   */
   readonly candidatesDir: string;
   /** Gate logs. */
   readonly gatesDir: string;
@@ -41,4 +44,17 @@ export function runPaths(workflowsDir: string, runId: string): RunPaths {
     gatesDir: join(runDir, 'gates'),
     ownerPath: join(runDir, 'owner.json'),
   };
+}
+
+/**
+ * The candidates folder of one unit: `candidates/<step>/` for a step, `candidates/<step>/<slot>/`
+ * for a fan-out item. The worker gets this folder (and no other run folder) as its one added
+ * directory, so a blind step is never handed the folder holding another step's candidate.
+ */
+export function unitCandidatesDir(
+  paths: Pick<RunPaths, 'candidatesDir'>,
+  step: string,
+  slot?: number,
+): string {
+  return slot === undefined ? join(paths.candidatesDir, step) : join(paths.candidatesDir, step, String(slot));
 }
