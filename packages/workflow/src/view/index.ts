@@ -1,3 +1,4 @@
+export { abortableSleep } from './abortable-sleep';
 export { displayWidth, padToWidth, truncateToWidth } from './display-width';
 export { formatElapsed } from './format-elapsed';
 export { type RenderRunViewOptions, renderRunView, VIEW_MARKS } from './render-run-view';
@@ -7,4 +8,4 @@ export {
   TtyLiveView,
   type TtyLiveViewOptions,
 } from './tty-live-view';
-export { type WatchRunOptions, watchRun } from './watch-run';
+export { resolveWatchPollMs, WATCH_POLL_SEC, type WatchRunOptions, watchRun } from './watch-run';

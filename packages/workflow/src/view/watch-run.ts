@@ -1,6 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { InvalidEnvironmentError } from '@bullswarm/store';
 import { type LoadedRun, loadRun } from '../state/load-run';
 import { runPaths } from '../state/run-paths';
+import { abortableSleep } from './abortable-sleep';
 import { type LiveViewStream, TtyLiveView } from './tty-live-view';
 
 /** Options of {@link watchRun}. */
@@ -17,18 +19,31 @@ export interface WatchRunOptions {
   readonly now?: () => number;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+/** The variable that sets `workflow watch`'s poll interval (positive seconds; default 0.2). */
+export const WATCH_POLL_SEC = 'BULLSWARM_WORKFLOW_WATCH_POLL_SEC';
+
+/**
+ * The poll interval of `workflow watch` from `BULLSWARM_WORKFLOW_WATCH_POLL_SEC` (positive
+ * seconds, fractions accepted so tests can shorten it); undefined when unset or empty (the default,
+ * 200 ms, applies).
+ *
+ * @throws InvalidEnvironmentError naming the variable and what would be valid.
+ */
+export function resolveWatchPollMs(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): number | undefined {
+  const raw = env[WATCH_POLL_SEC];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw.trim());
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(value > 0)) {
+    throw new InvalidEnvironmentError({
+      variable: WATCH_POLL_SEC,
+      value: raw,
+      expected: 'a positive number of seconds, such as 0.2',
+    });
+  }
+  return Math.max(1, Math.round(value * 1000));
+}
 
 /**
  * `workflow watch`: follows a run from any process by re-reading its state.json (with the newer
@@ -50,7 +65,7 @@ export async function watchRun(options: WatchRunOptions): Promise<LoadedRun> {
     });
     while (loaded.live && !options.signal?.aborted) {
       view.update(loaded.state, true);
-      await sleep(pollMs, options.signal);
+      await abortableSleep(pollMs, options.signal);
       loaded = loadRun(options.workflowsDir, options.runId);
     }
     view.finish(loaded.state, loaded.live);
@@ -81,7 +96,7 @@ export async function watchRun(options: WatchRunOptions): Promise<LoadedRun> {
   };
   drain();
   while (loaded.live && !options.signal?.aborted) {
-    await sleep(pollMs, options.signal);
+    await abortableSleep(pollMs, options.signal);
     drain();
     loaded = loadRun(options.workflowsDir, options.runId);
   }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowEnv, requireTmux, runTmuxTests, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bullswarm, CLI_PATH, tempDirs } from '../../../test/support/cli';
+import { bullswarm, CLI_PATH, startBullswarm, tempDirs } from '../../../test/support/cli';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const V = 'bullswarm.workflow.program.v3';
@@ -157,6 +157,49 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     const watch = await h.run(['workflow', 'watch', runId]);
     expect(watch.exitCode).toBe(0);
     expect(events(watch.stdout)).toEqual(lines);
+  });
+
+  it('watch of a live run polls many times without a MaxListenersExceededWarning', async () => {
+    const h = workflowHome([
+      {
+        connector: 'sim',
+        account: 'a',
+        windows: weekly(10),
+        scenario: { default: { scenario: 'slow', ms: 1500, tickMs: 100 } },
+      },
+    ]);
+    const file = h.write('p.json', { schemaVersion: V, steps: [{ id: 'slow', prompt: 'Take your time' }] });
+    const goal = startBullswarm(['workflow', 'goal', file, '--json'], {
+      home: h.home,
+      env: { ...nowEnv(NOW), BULLSWARM_SIM_LOG: join(h.root, 'sim.log') },
+      cwd: h.work,
+    });
+    const workflows = join(h.home, 'workflows');
+    let runId: string | undefined;
+    for (let i = 0; i < 1000 && runId === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      runId = existsSync(workflows)
+        ? readdirSync(workflows).find((name) => existsSync(join(workflows, name, 'owner.json')))
+        : undefined;
+    }
+    expect(runId).toBeDefined();
+    // A 2 ms poll over a 1.5 s step: hundreds of sleeps on the one abort signal of the command.
+    const watch = await h.run(['workflow', 'watch', runId as string], {
+      BULLSWARM_WORKFLOW_WATCH_POLL_SEC: '0.002',
+    });
+    const finished = await goal;
+    expect(finished.exitCode).toBe(0);
+    expect(watch.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(watch.stderr).toBe('');
+    expect(watch.exitCode).toBe(0);
+    expect(events(watch.stdout).at(-1)).toMatchObject({ type: 'run.finished', status: 'finished' });
+    expect(events(watch.stdout).filter((event) => event.type === 'attempt.started')).toHaveLength(1);
+
+    const bad = await h.run(['workflow', 'watch', runId as string], {
+      BULLSWARM_WORKFLOW_WATCH_POLL_SEC: 'soon',
+    });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('BULLSWARM_WORKFLOW_WATCH_POLL_SEC="soon" is not valid');
   });
 
   it('--json prints only the report; a step that came back exits 1', async () => {

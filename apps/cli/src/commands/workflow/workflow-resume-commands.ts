@@ -8,19 +8,6 @@ export interface WorkflowResumeOptions {
   readonly json?: boolean;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-
 /**
  * `bullswarm workflow resume <runId> [--when-ready]`: runs again what has no ok verdict. With
  * `--when-ready` it first waits until the earliest known back-at of the steps that came back (time
@@ -48,7 +35,7 @@ export async function workflowResumeCommand(
       } else {
         const waitMs = backAt - runtime.clock();
         if (waitMs > 0) {
-          const ok = await countdown(context, backAt, waitMs);
+          const ok = await countdown(context, backAt, waitMs, workflow.abortableSleep);
           if (!ok) {
             const { CliExit } = await import('../../cli/cli-errors');
             context.io.err('\nstopped before resuming\n');
@@ -66,7 +53,12 @@ export async function workflowResumeCommand(
 }
 
 /** Waits `waitMs` of real time with a visible countdown; false when interrupted. */
-async function countdown(context: CommandContext, backAt: number, waitMs: number): Promise<boolean> {
+async function countdown(
+  context: CommandContext,
+  backAt: number,
+  waitMs: number,
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>,
+): Promise<boolean> {
   const abort = new AbortController();
   const stop = () => abort.abort();
   process.on('SIGINT', stop);

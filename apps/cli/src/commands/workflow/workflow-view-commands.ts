@@ -83,10 +83,12 @@ export async function workflowShowCommand(
 
 /**
  * `bullswarm workflow watch <runId>`: live while a process drives the run (the view on a terminal,
- * events as JSON lines otherwise), a replay when it has ended. Exit 0 when every step is ok.
+ * events as JSON lines otherwise), a replay when it has ended. Exit 0 when every step is ok. It
+ * re-reads the run every 200 ms (`BULLSWARM_WORKFLOW_WATCH_POLL_SEC` changes that).
  */
 export async function workflowWatchCommand(context: CommandContext, runId: string): Promise<void> {
-  const { watchRun, runOutcome } = await import('@bullswarm/workflow');
+  const { watchRun, runOutcome, resolveWatchPollMs } = await import('@bullswarm/workflow');
+  const pollMs = resolveWatchPollMs(context.io.env);
   const runtime = await openCliRuntime(context);
   const abort = new AbortController();
   const stop = () => abort.abort();
@@ -99,6 +101,7 @@ export async function workflowWatchCommand(context: CommandContext, runId: strin
         out: stdoutViewStream(context),
         tty: context.io.stdoutIsTTY,
         signal: abort.signal,
+        ...(pollMs === undefined ? {} : { pollMs }),
       }),
     );
     if (runOutcome(loaded.state, loaded.live) !== 'ok') throw new CliExit(EXIT.failed);
