@@ -1,3 +1,4 @@
+export * from './blind-caller';
 export * from './build-report';
 export { EventLog, parseEventLines, readEvents } from './event-log';
 export * from './load-run';

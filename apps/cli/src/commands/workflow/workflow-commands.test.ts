@@ -202,6 +202,55 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     expect(bad.stderr).toContain('BULLSWARM_WORKFLOW_WATCH_POLL_SEC="soon" is not valid');
   });
 
+  it('show and watch refuse a blind step of the same run (its worker env), and nothing else', async () => {
+    const h = workflowHome([
+      {
+        connector: 'sim',
+        account: 'a',
+        windows: weekly(10),
+        scenario: {
+          sequence: [{ scenario: 'ok', answer: 'the writer says SECRET-42' }],
+          default: { scenario: 'ok', answer: '1. ok' },
+        },
+      },
+    ]);
+    const file = h.write('p.json', {
+      schemaVersion: V,
+      steps: [
+        { id: 'writer', prompt: 'Write' },
+        { id: 'review', dependsOn: ['writer'], blindTo: ['writer'], prompt: 'Review' },
+      ],
+    });
+    const run = JSON.parse((await h.run(['workflow', 'goal', file, '--json'])).stdout);
+    expect(run.outcome).toBe('ok');
+    const blind = { BULLSWARM_WORKFLOW_RUN: run.runId, BULLSWARM_WORKFLOW_STEP: 'review' };
+    for (const args of [
+      ['workflow', 'show', run.runId],
+      ['workflow', 'show', run.runId, '--json'],
+      ['workflow', 'watch', run.runId],
+    ]) {
+      const refused = await h.run(args, blind);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stdout).not.toContain('SECRET-42');
+      expect(refused.stderr).toContain(
+        `refused: this process runs the blind step review of run ${run.runId} (blind to writer)`,
+      );
+    }
+    // The writer's own step, or a worker of another run, is not blind to anything here: off a
+    // terminal, watch replays the events, the writer's answer preview among them.
+    const writer = await h.run(['workflow', 'watch', run.runId], {
+      ...blind,
+      BULLSWARM_WORKFLOW_STEP: 'writer',
+    });
+    expect(writer.exitCode).toBe(0);
+    expect(writer.stdout).toContain('SECRET-42');
+    const other = await h.run(['workflow', 'show', run.runId, '--json'], {
+      ...blind,
+      BULLSWARM_WORKFLOW_RUN: 'wf-other1',
+    });
+    expect(other.exitCode).toBe(0);
+  });
+
   it('--json prints only the report; a step that came back exits 1', async () => {
     const h = workflowHome([
       {

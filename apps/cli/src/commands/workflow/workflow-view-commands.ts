@@ -56,6 +56,7 @@ export async function workflowShowCommand(
   const { loadRun, buildReport, renderRunView } = await import('@bullswarm/workflow');
   const runtime = await openCliRuntime(context);
   try {
+    await refuseBlindCaller(context, runtime.home.workflowsDir, runId, 'show');
     const loaded = await withCliErrors(async () => loadRun(runtime.home.workflowsDir, runId));
     if (options.json) {
       printJson(context, {
@@ -94,6 +95,7 @@ export async function workflowWatchCommand(context: CommandContext, runId: strin
   const stop = () => abort.abort();
   process.on('SIGINT', stop);
   try {
+    await refuseBlindCaller(context, runtime.home.workflowsDir, runId, 'watch');
     const loaded = await withCliErrors(() =>
       watchRun({
         workflowsDir: runtime.home.workflowsDir,
@@ -109,4 +111,26 @@ export async function workflowWatchCommand(context: CommandContext, runId: strin
     process.removeListener('SIGINT', stop);
     runtime.close();
   }
+}
+
+/**
+ * Refuses `workflow show|watch` of a run from inside one of its blind steps (the worker's
+ * `BULLSWARM_WORKFLOW_RUN`/`BULLSWARM_WORKFLOW_STEP`): the view holds the answers of the steps it
+ * is blind to. Exit 2. A guard on bullswarm's own commands, not a sandbox (see the workflow README).
+ */
+async function refuseBlindCaller(
+  context: CommandContext,
+  workflowsDir: string,
+  runId: string,
+  command: 'show' | 'watch',
+): Promise<void> {
+  const { blindCaller, runPaths, RUN_ID_PATTERN } = await import('@bullswarm/workflow');
+  if (!RUN_ID_PATTERN.test(runId)) return;
+  const caller = blindCaller(runPaths(workflowsDir, runId), runId, context.io.env);
+  if (!caller) return;
+  context.io.err(
+    `workflow ${command}: refused: this process runs the blind step ${caller.step} of run ${runId} ` +
+      `(blind to ${caller.blindTo.join(', ')}); a blind step gets only the files in the tree\n`,
+  );
+  throw new CliExit(EXIT.usage);
 }
