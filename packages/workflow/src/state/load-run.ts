@@ -112,6 +112,7 @@ export function replayEvents(state: RunState, events: readonly WorkflowEvent[]):
   for (const event of events) {
     if (event.seq <= state.lastEventSeq) continue;
     state.lastEventSeq = event.seq;
+    if (event.at > state.updatedAt) state.updatedAt = event.at;
     switch (event.type) {
       case 'unit.finished': {
         const step = steps.get(event.step);

@@ -109,6 +109,8 @@ describe('loadRun', () => {
     ]);
     expect(loaded.state.steps[0]?.nextSlot).toBe(2);
     expect(readEvents(paths.eventsPath)).toHaveLength(3);
+    // Replayed events move updatedAt to the last recorded event (where a killed run's times stop).
+    expect(loaded.state.updatedAt).toBe(at);
   });
 
   it('names the file and field of a bad state.json, and refuses another stateVersion', () => {

@@ -1,7 +1,7 @@
 export { abortableSleep } from './abortable-sleep';
 export { displayWidth, padToWidth, truncateToWidth } from './display-width';
 export { formatElapsed } from './format-elapsed';
-export { type RenderRunViewOptions, renderRunView, VIEW_MARKS } from './render-run-view';
+export { INTERRUPTED_MARK, type RenderRunViewOptions, renderRunView, VIEW_MARKS } from './render-run-view';
 export {
   jsonlEventPrinter,
   type LiveViewStream,

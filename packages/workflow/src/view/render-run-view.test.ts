@@ -205,4 +205,32 @@ describe('renderRunView', () => {
     const stopped = renderRunView(state(steps, [['a']], { status: 'interrupted' }), { width: 80, now: T0 });
     expect(stopped.at(-1)).toBe('interrupted · resume with: bullswarm workflow resume wf-abc123');
   });
+
+  it('a run no process drives draws its running work as interrupted, times stopped at its last event', () => {
+    const steps: StepState[] = [
+      {
+        id: 'review',
+        level: 1,
+        fanOut: true,
+        status: 'running',
+        startedAt: T0,
+        items: [item(0, 'ok'), item(1, 'running', { attempts: [attempt('grok')] })],
+      },
+    ];
+    const killed = state(steps, [['review']], { updatedAt: T0 + 31_000 });
+    const view = renderRunView(killed, { width: 100, now: T0 + 600_000, live: false });
+    const text = view.join('\n');
+    expect(text).not.toContain('⟡');
+    expect(text).toMatch(/^▐ level 1\/1 · review {2,}‖ interrupted$/m);
+    expect(text).toMatch(
+      /^ {2}‖ review\[1\/2\] src\/f1\.ts {2,}grok {2,}31\.0s {3}interrupted · resume re-runs it$/m,
+    );
+    expect(text).toMatch(/^ {2}✓ review\[0\/2\] src\/f0\.ts {2,}grok {2,}28\.9s {3}ok$/m);
+    expect(text).toMatch(/^✓ 1 · ✗ 0 · ↩ 0 · ⋈ 0 · ‖ 1 {2,}elapsed 31\.0s$/m);
+    expect(view.at(-1)).toBe('interrupted · resume with: bullswarm workflow resume wf-abc123');
+    // The same state while its driver lives is drawn running, with the wall clock.
+    const running = renderRunView(killed, { width: 100, now: T0 + 40_000, live: true }).join('\n');
+    expect(running).toMatch(/^ {2}⟡ review\[1\/2\] src\/f1\.ts {2,}grok {2,}40\.0s {3}running$/m);
+    expect(running).toMatch(/elapsed 40\.0s$/m);
+  });
 });

@@ -23,11 +23,17 @@ export const VIEW_MARKS = {
   pending: '·',
 } as const satisfies Record<UnitStatus, string>;
 
+/** The mark of work recorded as running in a run no process drives (killed or stopped). */
+export const INTERRUPTED_MARK = '‖';
+
 /** Options of {@link renderRunView}. */
 export interface RenderRunViewOptions {
   /** Terminal columns; every line is cut to fit. */
   readonly width: number;
-  /** Now (epoch ms, wall clock) for the elapsed times of running work. */
+  /**
+   * Now (epoch ms, wall clock) for the elapsed times of running work. When no process drives the
+   * run (`live` false) times stop at its last recorded event (`updatedAt`) instead.
+   */
   readonly now: number;
   /** A fan-out with more items than this collapses to a summary row plus its running and failed items (default 8). */
   readonly collapseAbove?: number;
@@ -51,6 +57,8 @@ const TIME_WIDTH = 8;
  * schema retry says so) and `↳ no retry left` when the unit failed for good; fan-outs with many
  * items collapse; then a summary line with counts and elapsed time, the report path when the run
  * ended, and a needs-you block (each unit that came back, failed or is blocked, with why and back at).
+ * When no process drives the run (`live` false: killed, or stopped), work recorded as running is
+ * drawn as interrupted (`‖ … interrupted`) and every time stops at the last recorded event.
  */
 export function renderRunView(state: RunState, options: RenderRunViewOptions): string[] {
   const width = Math.max(20, options.width);
@@ -60,17 +68,18 @@ export function renderRunView(state: RunState, options: RenderRunViewOptions): s
   const lines: string[] = [];
   const push = (line: string) => lines.push(truncateToWidth(line, width));
   const byId = new Map(state.steps.map((step) => [step.id, step]));
+  const now = live ? options.now : Math.min(options.now, state.updatedAt);
 
   push(`bullswarm workflow · ${state.name ?? 'unnamed'} · run ${state.runId}`);
   state.levels.forEach((ids, index) => {
     push('');
     const steps = ids.map((id) => byId.get(id)).filter((step): step is StepState => step !== undefined);
     const left = `▐ level ${index + 1}/${state.levels.length} · ${ids.join(', ')}`;
-    const right = phaseStatus(steps);
+    const right = phaseStatus(steps, live);
     const room = width - displayWidth(right) - 1;
     push(`${padToWidth(left, Math.max(1, room))} ${right}`);
     for (const step of steps) {
-      for (const line of stepRows(step, options.now, collapseAbove, maxItemRows)) push(line);
+      for (const line of stepRows(step, now, collapseAbove, maxItemRows, live)) push(line);
     }
   });
 
@@ -83,11 +92,13 @@ export function renderRunView(state: RunState, options: RenderRunViewOptions): s
     `${VIEW_MARKS['needs-you']} ${counts.needsYou}`,
     `${VIEW_MARKS.blocked} ${counts.blocked}`,
   ];
-  if (counts.running > 0) parts.push(`${VIEW_MARKS.running} ${counts.running}`);
+  if (counts.running > 0) {
+    parts.push(live ? `${VIEW_MARKS.running} ${counts.running}` : `${INTERRUPTED_MARK} ${counts.running}`);
+  }
   if (counts.skipped > 0) parts.push(`${VIEW_MARKS.skipped} ${counts.skipped}`);
   if (counts.pending > 0) parts.push(`pending ${counts.pending}`);
   const elapsedMs =
-    (state.activeMs ?? 0) + (live && state.drivenSince !== undefined ? options.now - state.drivenSince : 0);
+    (state.activeMs ?? 0) + (state.drivenSince !== undefined ? Math.max(0, now - state.drivenSince) : 0);
   const countText = parts.join(' · ');
   const elapsedText = `elapsed ${formatElapsed(elapsedMs)}`;
   const gap = width - displayWidth(countText) - displayWidth(elapsedText);
@@ -116,8 +127,9 @@ export function renderRunView(state: RunState, options: RenderRunViewOptions): s
   return lines;
 }
 
-function phaseStatus(steps: readonly StepState[]): string {
-  if (steps.some((step) => step.status === 'running')) return '⟡ running';
+function phaseStatus(steps: readonly StepState[], live: boolean): string {
+  if (steps.some((step) => step.status === 'running'))
+    return live ? '⟡ running' : `${INTERRUPTED_MARK} interrupted`;
   if (steps.length > 0 && steps.every((step) => step.status === 'ok')) return '✓ done';
   if (steps.some((step) => step.status === 'failed')) return '✗ failed';
   if (steps.some((step) => step.status === 'needs-you')) return '↩ needs you';
@@ -125,46 +137,61 @@ function phaseStatus(steps: readonly StepState[]): string {
   return '· waiting';
 }
 
-function stepRows(step: StepState, now: number, collapseAbove: number, maxItemRows: number): string[] {
+function stepRows(
+  step: StepState,
+  now: number,
+  collapseAbove: number,
+  maxItemRows: number,
+  live: boolean,
+): string[] {
+  const stopped = !live && step.status === 'running';
+  const stepMark = stopped ? INTERRUPTED_MARK : markOf(step.status);
   if (!step.fanOut || step.items === undefined || (step.items.length === 0 && step.status !== 'ok')) {
-    if (step.fanOut) return [row(markOf(step.status), step.id, '—', elapsed(step, now), stepVerdict(step))];
+    if (step.fanOut)
+      return [row(stepMark, step.id, '—', elapsed(step, now), stopped ? 'interrupted' : stepVerdict(step))];
     const unit = step.unit;
     if (!unit || step.status === 'blocked' || step.status === 'pending') {
       return [row(markOf(step.status), step.id, unit?.poolLabel ?? '—', '—', stepVerdict(step))];
     }
-    return unitRows(step.id, unit, step.status === 'running' ? 'running' : unit.status, now);
+    return unitRows(step.id, unit, step.status === 'running' ? 'running' : unit.status, now, live);
   }
   const items = step.items;
   const total = items.length;
   const name = (item: ItemState, index: number) => `${step.id}[${index}/${total}] ${item.label}`;
   if (total <= collapseAbove) {
     if (total === 0) return [row(markOf(step.status), step.id, '—', elapsed(step, now), 'ok · 0 items')];
-    return items.flatMap((item, index) => unitRows(name(item, index), item, item.status, now));
+    return items.flatMap((item, index) => unitRows(name(item, index), item, item.status, now, live));
   }
   const tally = new Map<UnitStatus, number>();
   for (const item of items) tally.set(item.status, (tally.get(item.status) ?? 0) + 1);
   const summary = (['ok', 'failed', 'needs-you', 'running', 'blocked', 'skipped', 'pending'] as const)
     .filter((status) => (tally.get(status) ?? 0) > 0)
     .map((status) =>
-      status === 'pending' ? `pending ${tally.get(status)}` : `${VIEW_MARKS[status]} ${tally.get(status)}`,
+      status === 'pending'
+        ? `pending ${tally.get(status)}`
+        : `${status === 'running' && !live ? INTERRUPTED_MARK : VIEW_MARKS[status]} ${tally.get(status)}`,
     )
     .join(' · ');
-  const rows = [row(markOf(step.status), `${step.id} (${total} items)`, '', elapsed(step, now), summary)];
+  const rows = [row(stepMark, `${step.id} (${total} items)`, '', elapsed(step, now), summary)];
   const shown = items
     .map((item, index) => ({ item, index }))
     .filter(
       ({ item }) => item.status === 'running' || item.status === 'failed' || item.status === 'needs-you',
     );
   for (const { item, index } of shown.slice(0, maxItemRows))
-    rows.push(...unitRows(name(item, index), item, item.status, now));
+    rows.push(...unitRows(name(item, index), item, item.status, now, live));
   if (shown.length > maxItemRows) rows.push(`    … ${shown.length - maxItemRows} more running or failed`);
   return rows;
 }
 
-function unitRows(name: string, unit: UnitState, status: UnitStatus, now: number): string[] {
+function unitRows(name: string, unit: UnitState, status: UnitStatus, now: number, live: boolean): string[] {
   const last: AttemptRecord | undefined = unit.attempts[unit.attempts.length - 1];
-  const time = unit.startedAt === undefined ? '—' : formatElapsed((unit.endedAt ?? now) - unit.startedAt);
+  const time =
+    unit.startedAt === undefined ? '—' : formatElapsed(Math.max(0, (unit.endedAt ?? now) - unit.startedAt));
   const pool = unit.poolLabel ?? '—';
+  if (status === 'running' && !live) {
+    return [row(INTERRUPTED_MARK, name, pool, time, 'interrupted · resume re-runs it')];
+  }
   if (status === 'running' && last?.endedAt !== undefined && last.willRetry) {
     // The last attempt failed (or its gate/schema did) and another follows.
     const why = last.followedBy ? (last.retryWhy ?? last.followedBy) : (last.why ?? last.kind ?? 'failed');
@@ -194,7 +221,9 @@ function markOf(status: UnitStatus): string {
 }
 
 function elapsed(step: StepState, now: number): string {
-  return step.startedAt === undefined ? '—' : formatElapsed((step.endedAt ?? now) - step.startedAt);
+  return step.startedAt === undefined
+    ? '—'
+    : formatElapsed(Math.max(0, (step.endedAt ?? now) - step.startedAt));
 }
 
 function stepVerdict(step: StepState): string {
