@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTemplateExpression, renderTemplate, type TemplateScope } from './template';
+import { parseTemplateExpression, renderTemplate, type TemplateScope, templateTokens } from './template';
 
 const scope: TemplateScope = {
   runId: 'wf-1',
@@ -54,5 +54,14 @@ describe('templates', () => {
       field: 'data',
       path: ['c_d', '0'],
     });
+  });
+
+  it('reports a {{ that no }} closes, after the closed templates', () => {
+    expect(templateTokens('a {{item}} b {{inputs.x').map((t) => [t.raw, t.ref === undefined])).toEqual([
+      ['{{item}}', false],
+      ['{{inputs.x', true],
+    ]);
+    expect(templateTokens('{{item\nnext line')[0]?.raw).toBe('{{item');
+    expect(templateTokens('{{ inputs.x }} and }}')).toHaveLength(1);
   });
 });

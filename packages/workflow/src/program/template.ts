@@ -79,13 +79,27 @@ export function parseTemplateExpression(expression: string): { ref?: TemplateRef
   }
 }
 
-/** Every `{{…}}` occurrence in `text`, parsed. */
+/**
+ * Every `{{…}}` occurrence in `text`, parsed; then every `{{` that no `}}` closes (`"{{inputs.x"`)
+ * as a token with an error (its `raw` is the opening up to the end of its line, at most 40 characters).
+ */
 export function templateTokens(text: string): TemplateToken[] {
   const tokens: TemplateToken[] = [];
   if (!text.includes('{{')) return tokens;
   for (const match of text.matchAll(TOKEN)) {
     const parsed = parseTemplateExpression(match[1] as string);
     tokens.push({ raw: match[0], ...parsed });
+  }
+  // What is left once the closed templates are blanked out: any "{{" there is never closed.
+  const rest = text.replace(TOKEN, (raw) => ' '.repeat(raw.length));
+  for (let at = rest.indexOf('{{'); at !== -1; at = rest.indexOf('{{', at + 2)) {
+    const lineEnd = rest.indexOf('\n', at);
+    let raw = rest.slice(at, lineEnd === -1 ? undefined : lineEnd).trimEnd();
+    if (raw.length > 40) raw = `${raw.slice(0, 39)}…`;
+    tokens.push({
+      raw,
+      error: `"${raw}" is not closed with "}}"; valid forms are ${TEMPLATE_FORMS}`,
+    });
   }
   return tokens;
 }

@@ -248,6 +248,26 @@ describe('validateProgram: one test per problem kind, with its JSON path', () =>
     );
   });
 
+  it('an unclosed template, with its JSON path and what is unclosed', () => {
+    const json = program(
+      [
+        { id: 'a', prompt: 'write about {{inputs.x' },
+        { id: 'b', forEach: { items: ['p'] }, prompt: 'check {{item}} and {{item', files: ['{{item'] },
+      ],
+      { inputs: { x: { default: 'y' } } },
+    );
+    const result = validateProgram(json);
+    expect(result.ok).toBe(false);
+    const problems = result.ok ? [] : result.problems;
+    expect(problems.map((p) => ({ path: p.path, kind: p.kind }))).toEqual([
+      { path: '$.steps[0].prompt', kind: 'bad-template' },
+      { path: '$.steps[1].prompt', kind: 'bad-template' },
+      { path: '$.steps[1].files[0]', kind: 'bad-template' },
+    ]);
+    expect(problems[0]?.message).toContain('"{{inputs.x" is not closed with "}}"');
+    expect(problems[1]?.message).toContain('"{{item" is not closed with "}}"');
+  });
+
   it('a bad output schema, with the path inside it', () => {
     const problems = problemsOf(
       program([
