@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** Default wall-clock limit of a gate, seconds. */
@@ -22,7 +22,9 @@ export interface GateResult {
  * Runs a gate command in the work tree. An argv list runs without a shell; a string runs as
  * `sh -c <string>` — it is the program author's own command line (like an npm script), and
  * validation keeps step outputs and fan-out items out of it. Output goes to `logFile`; the process
- * group is killed (TERM, then KILL after 5 s) when `timeoutSec` runs out or `signal` aborts.
+ * group is killed (TERM, then KILL after 5 s) when `timeoutSec` runs out or `signal` aborts. A gate
+ * that cannot start fails saying why; a missing (or non-directory) `cwd` is named as such — not as
+ * the `spawn sh ENOENT` Node reports for it.
  */
 export function runGate(options: {
   readonly command: string | readonly string[];
@@ -39,6 +41,20 @@ export function runGate(options: {
   const display = typeof options.command === 'string' ? options.command : options.command.join(' ');
   mkdirSync(dirname(options.logFile), { recursive: true });
   const fd = openSync(options.logFile, 'w', 0o600);
+  const badCwd = cwdProblem(options.cwd);
+  if (badCwd !== undefined) {
+    writeSync(fd, `${badCwd}\n`);
+    closeSync(fd);
+    return Promise.resolve({
+      ok: false,
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      tail: `${badCwd}\n`,
+      why: `gate \`${display}\` failed (could not start: ${badCwd})`,
+      logFile: options.logFile,
+    });
+  }
   return new Promise((resolve) => {
     let timedOut = false;
     let finished = false;
@@ -102,6 +118,15 @@ export function runGate(options: {
     child.on('error', (error) => finish(null, null, error));
     child.on('exit', (code, signal) => finish(code, signal));
   });
+}
+
+/** Why `cwd` cannot be a gate's working directory, if it cannot. */
+function cwdProblem(cwd: string): string | undefined {
+  try {
+    return statSync(cwd).isDirectory() ? undefined : `its cwd ${cwd} is not a directory`;
+  } catch {
+    return `its cwd ${cwd} does not exist`;
+  }
 }
 
 function lastLines(text: string, count: number): string {

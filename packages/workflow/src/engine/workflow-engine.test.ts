@@ -528,6 +528,25 @@ describe('gates', () => {
       why: 'gate `echo "2 failing"; exit 3` failed (exit 3): 2 failing',
     });
   });
+  it('a gate whose cwd does not exist fails naming the directory', async () => {
+    const fixture = await createWorkflowFixture([{ account: 'a' }]);
+    writeFileSync(join(fixture.work, 'a-file'), '');
+    const result = await fixture.run({
+      schemaVersion: V,
+      steps: [
+        { id: 'fix', prompt: 'Fix', retryAttempts: 0, gate: { command: 'true', cwd: 'packages/missing' } },
+        { id: 'other', prompt: 'Other', retryAttempts: 0, gate: { command: ['true'], cwd: 'a-file' } },
+      ],
+    });
+    expect(result.state.steps[0]).toMatchObject({
+      status: 'failed',
+      kind: 'gate',
+      why: `gate \`true\` failed (could not start: its cwd ${join(fixture.work, 'packages/missing')} does not exist)`,
+    });
+    expect(result.state.steps[1]?.why).toContain(
+      `could not start: its cwd ${join(fixture.work, 'a-file')} is not a directory`,
+    );
+  });
 });
 
 describe('route.independentOf', () => {
