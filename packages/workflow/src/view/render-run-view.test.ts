@@ -233,4 +233,46 @@ describe('renderRunView', () => {
     expect(running).toMatch(/^ {2}⟡ review\[1\/2\] src\/f1\.ts {2,}grok {2,}40\.0s {3}running$/m);
     expect(running).toMatch(/elapsed 40\.0s$/m);
   });
+
+  it('a retry in flight says it is a retry, on which pool and after what', () => {
+    const failed = (poolId: string, fields: Record<string, unknown>) =>
+      attempt(poolId, { endedAt: T0 + 4000, willRetry: true, ...fields });
+    const steps: StepState[] = [
+      {
+        id: 'review',
+        level: 1,
+        fanOut: true,
+        status: 'running',
+        startedAt: T0,
+        items: [
+          item(0, 'running', {
+            poolLabel: 'grok',
+            attempts: [
+              failed('opencode2', { kind: 'process', why: 'exit code 1' }),
+              attempt('grok', { attempt: 2, startedAt: T0 + 4000 }),
+            ],
+          }),
+          item(1, 'running', {
+            poolLabel: 'codex',
+            attempts: [
+              failed('codex', {
+                kind: 'ok',
+                followedBy: 'gate-retry',
+                retryWhy: 'gate `npm test` failed (exit 1)',
+              }),
+              attempt('codex', { purpose: 'gate-retry', startedAt: T0 + 4000 }),
+            ],
+          }),
+        ],
+      },
+    ];
+    const text = renderRunView(state(steps, [['review']]), { width: 120, now: T0 + 10_000 }).join('\n');
+    expect(text).toMatch(
+      /^ {2}⟡ review\[0\/2\] src\/f0\.ts {2,}grok {2,}10\.0s {3}running · attempt 2 on grok \(retry after exit code 1\)$/m,
+    );
+    expect(text).toMatch(
+      /^ {2}⟡ review\[1\/2\] src\/f1\.ts {2,}codex {2,}10\.0s {3}running · attempt 2 on codex \(retry after a failed gate\)$/m,
+    );
+    expect(text).not.toContain('↳');
+  });
 });

@@ -54,7 +54,8 @@ const TIME_WIDTH = 8;
  * width and time give the same lines. Phases are dependency levels (`▐ level 1/3 · <step ids>`),
  * one row per step or fan-out item with its mark, pool label, elapsed time and verdict; under a
  * failed row `↳ retrying on another pool` only when that attempt's `willRetry` is true (a gate or
- * schema retry says so) and `↳ no retry left` when the unit failed for good; fan-outs with many
+ * schema retry says so); once the retry runs its row says `running · attempt <n> on <pool> (retry
+ * after <why the attempt before failed>)` until it ends; and `↳ no retry left` when the unit failed for good; fan-outs with many
  * items collapse; then a summary line with counts and elapsed time, the report path when the run
  * ended, and a needs-you block (each unit that came back, failed or is blocked, with why and back at).
  * When no process drives the run (`live` false: killed, or stopped), work recorded as running is
@@ -254,6 +255,11 @@ function unitVerdict(unit: UnitState, status: UnitStatus): string {
     case 'running': {
       const last = unit.attempts[unit.attempts.length - 1];
       if (!last) return 'routing';
+      const previous = unit.attempts[unit.attempts.length - 2];
+      if (last.endedAt === undefined && previous?.willRetry) {
+        // A retry in flight says so for as long as it runs, not only between its attempts.
+        return `running · attempt ${unit.attempts.length} on ${last.poolLabel} (retry after ${retryCause(previous)})`;
+      }
       return last.attempt > 1 || last.purpose !== 'run'
         ? `running · attempt ${last.attempt} (${last.purpose})`
         : 'running';
@@ -265,4 +271,11 @@ function unitVerdict(unit: UnitState, status: UnitStatus): string {
     default:
       return 'pending';
   }
+}
+
+/** Why the attempt before a retry failed, in a few words. */
+function retryCause(attempt: AttemptRecord): string {
+  if (attempt.followedBy === 'gate-retry') return 'a failed gate';
+  if (attempt.followedBy === 'schema-retry') return 'a schema mismatch';
+  return attempt.why ?? attempt.kind ?? 'a failure';
 }
