@@ -124,6 +124,43 @@ describe('manifest validation', () => {
     ).toBe('meter.path');
   });
 
+  it('refuses prompt arguments without {{prompt}} and a tier with two default models', () => {
+    expect(
+      problem((m) => {
+        m.invocation = { command: 'foo', prompt: { mode: 'arg', args: ['-p'] } };
+      }),
+    ).toEqual({
+      message:
+        'providers/foo/connector.json: invocation.prompt.args: no argument carries {{prompt}}: the prompt would never reach the CLI (use mode "stdin" to send it on stdin)',
+      fieldPath: 'invocation.prompt.args',
+    });
+    expect(
+      problem((m) => {
+        m.modelProfiles = {
+          high: [
+            { model: 'a', default: true },
+            { model: 'b', default: true },
+          ],
+        };
+      }),
+    ).toEqual({
+      message:
+        'providers/foo/connector.json: modelProfiles.high[1].default: only one model of a tier may be the default (models 0 and 1 both say default: true)',
+      fieldPath: 'modelProfiles.high[1].default',
+    });
+    // `{{ prompt }}` with spaces is the same variable, and one default per tier is fine.
+    expect(() =>
+      parseConnectorManifest(
+        {
+          ...minimalManifest(),
+          invocation: { command: 'foo', prompt: { mode: 'arg', args: ['-p', '{{ prompt }}'] } },
+          modelProfiles: { high: [{ model: 'a' }, { model: 'b', default: true }] },
+        },
+        'providers/foo/connector.json',
+      ),
+    ).not.toThrow();
+  });
+
   it('allows only the known template variables, each where it makes sense', () => {
     expect(
       problem((m) => {

@@ -20,6 +20,8 @@ const template = (allowed: readonly string[]) =>
 
 const COMMON = [...ACCOUNT_VARS, 'cwd'];
 
+const PROMPT_VARIABLE = /\{\{\s*prompt\s*\}\}/;
+
 const envRecord = (allowed: readonly string[]) =>
   z.record(
     z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected an environment variable name' }),
@@ -44,20 +46,32 @@ function buildConnectorManifestSchema() {
         .meta({ description: 'Fixed arguments, first on the command line.' }),
       prompt: z
         .discriminatedUnion('mode', [
-          z.object({
-            mode: z.literal('arg'),
-            args: z
-              .array(template([...COMMON, 'prompt']))
-              .min(1)
-              .default(['{{prompt}}'])
-              .meta({
-                description: 'The prompt arguments, e.g. ["-p", "{{prompt}}"] or ["--", "{{prompt}}"].',
-              }),
-            position: z
-              .enum(['first', 'last'])
-              .default('last')
-              .meta({ description: 'Right after `args` (first) or after every other argument (last).' }),
-          }),
+          z
+            .object({
+              mode: z.literal('arg'),
+              args: z
+                .array(template([...COMMON, 'prompt']))
+                .min(1)
+                .default(['{{prompt}}'])
+                .meta({
+                  description: 'The prompt arguments, e.g. ["-p", "{{prompt}}"] or ["--", "{{prompt}}"].',
+                }),
+              position: z
+                .enum(['first', 'last'])
+                .default('last')
+                .meta({ description: 'Right after `args` (first) or after every other argument (last).' }),
+            })
+            .superRefine((prompt, context) => {
+              // Without {{prompt}} the prompt would be dropped from every command line.
+              if (!prompt.args.some((arg) => PROMPT_VARIABLE.test(arg))) {
+                context.addIssue({
+                  code: 'custom',
+                  path: ['args'],
+                  message:
+                    'no argument carries {{prompt}}: the prompt would never reach the CLI (use mode "stdin" to send it on stdin)',
+                });
+              }
+            }),
           z.object({ mode: z.literal('stdin') }),
         ])
         .meta({
@@ -138,7 +152,22 @@ function buildConnectorManifestSchema() {
       hasFiveHourWindow: z.boolean(),
       cost: z.number().int().min(1).max(5).meta({ description: 'Relative cost 1–5, display only.' }),
       modelProfiles: z
-        .record(kebab('effort tier'), z.array(modelProfileSchema).min(1))
+        .record(
+          kebab('effort tier'),
+          z
+            .array(modelProfileSchema)
+            .min(1)
+            .superRefine((profiles, context) => {
+              const defaults = profiles.flatMap((profile, index) => (profile.default ? [index] : []));
+              if (defaults.length > 1) {
+                context.addIssue({
+                  code: 'custom',
+                  path: [defaults[1]!, 'default'],
+                  message: `only one model of a tier may be the default (models ${defaults.join(' and ')} both say default: true)`,
+                });
+              }
+            }),
+        )
         .meta({ description: 'The allow-list of models per effort tier (low, medium, high, or your own).' }),
       authSignatures: z.array(z.string().min(1)).default([]),
       callerEnv: z
