@@ -261,6 +261,20 @@ describe('fencing', () => {
     });
   });
 
+  it('a lead check at an epoch the plan never had is an input error, and records nothing', () => {
+    const { swarm, plan } = setup();
+    swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'] });
+    swarm.leads.takeover(plan, { address: 'deputy', reason: 'ask_timeout' });
+    const events = swarm.leads.history(plan).length;
+    const journalLines = readJournal(plan.journalFile).length;
+    expect(() => swarm.leads.checkLeadership(plan, { address: 'deputy', epoch: 3 })).toThrow(
+      /--epoch "3" is not valid: expected an epoch this plan has had \(it is at epoch 2, lead deputy\)/,
+    );
+    expect(swarm.leads.history(plan)).toHaveLength(events);
+    expect(readJournal(plan.journalFile)).toHaveLength(journalLines);
+    expect(swarm.leads.checkLeadership(plan, { address: 'deputy', epoch: 2 }).current).toBe(true);
+  });
+
   it('releases: only the current lead, its leases for the plan go with it, and the plan is claimable again', () => {
     const { swarm, plan } = setup();
     swarm.leads.claim(plan, { address: 'boss', lanes: ['lane-a'] });

@@ -734,6 +734,14 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
       if (row!.released_at === null && row!.lead === address && row!.epoch === options.epoch) {
         return { current: true, record };
       }
+      // Nobody ever held an epoch above the record's: that is a wrong --epoch, not a lead to step down.
+      if (options.epoch > row!.epoch) {
+        throw new SwarmInputError({
+          field: '--epoch',
+          received: String(options.epoch),
+          expected: `an epoch this plan has had (it is at epoch ${row!.epoch}, lead ${row!.lead})`,
+        });
+      }
       const why =
         row!.released_at !== null
           ? `the plan was released at epoch ${row!.epoch}`
