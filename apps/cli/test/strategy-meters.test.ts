@@ -106,6 +106,21 @@ describe('bullswarm strategy', () => {
     );
     expect(badDate.exitCode).toBe(2);
     expect(badDate.stderr).toContain('--resets-at "next week" is not valid: expected an ISO-8601 instant');
+    // Dates and times that do not exist are refused, not rolled over (2026-02-30 is not 2026-03-02).
+    for (const impossible of [
+      '2026-02-30',
+      '2026-02-29T00:00:00Z',
+      '2026-13-01',
+      '2026-12-01T24:00Z',
+      '2026-12-01T12:61Z',
+    ]) {
+      const rolled = await bullswarm(
+        ['strategy', 'set-subscription', 'sim:a', '--quota-window', 'monthly', '--resets-at', impossible],
+        { home: dir },
+      );
+      expect(rolled.exitCode, impossible).toBe(2);
+      expect(rolled.stderr).toContain(`--resets-at "${impossible}" is not valid`);
+    }
     const ok = await bullswarm(
       [
         'strategy',

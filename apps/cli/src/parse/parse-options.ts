@@ -94,15 +94,26 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|z|[+
 /**
  * An ISO-8601 instant with a zone (`2026-12-01T00:00:00Z`), or a date alone (midnight UTC);
  * returns epoch ms. Zone-less times are refused: they would mean a different instant per machine.
+ * A date or time that does not exist (`2026-02-30`, `24:00`, `12:61`) is refused too, where
+ * `Date.parse` would roll it over into the next month or hour.
  */
 export function parseInstant(value: string, flag: string): number {
-  const ms = ISO_INSTANT.test(value) ? Date.parse(value) : Number.NaN;
+  const ms = ISO_INSTANT.test(value) && existsOnCalendar(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(ms)) {
     throw new CliUsageError({
-      message: `${flag} "${value}" is not valid: expected an ISO-8601 instant with a zone, such as 2026-12-01T00:00:00Z`,
+      message: `${flag} "${value}" is not valid: expected an ISO-8601 instant with a zone, such as 2026-12-01T00:00:00Z, or a date alone (midnight UTC), such as 2026-12-01`,
       flag,
-      expected: 'an ISO-8601 instant such as 2026-12-01T00:00:00Z',
+      expected: 'an ISO-8601 instant such as 2026-12-01T00:00:00Z, or a date such as 2026-12-01',
     });
   }
   return ms;
+}
+
+function existsOnCalendar(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
+  const time = /T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value);
+  if (time === null) return true;
+  return Number(time[1]) <= 23 && Number(time[2]) <= 59 && Number(time[3] ?? 0) <= 59;
 }
