@@ -409,7 +409,7 @@ describe('no pool', () => {
     });
   });
 
-  it('lists only spent/draining pools, and is `unavailable` when a pool was excluded by the caller', () => {
+  it('lists the spent/draining pools and the excluded ones, and is `unavailable` when a pool was excluded by the caller', () => {
     const excluded = makePool('opencode', { windows: [meterWindow('weekly', 10, 50)] });
     const disabled = makePool('codex', { enabled: false });
     const decision = pick([poolA, disabled, excluded], {
@@ -417,7 +417,7 @@ describe('no pool', () => {
       excludedPools: [{ poolId: 'opencode', reason: 'probe: 404' }],
     });
     expect(decision.reason).toBe(
-      `no pool with quota to spare: pool-a at its 5-hour limit until ${formatTime(fiveHourReset)}`,
+      `no pool with quota to spare: pool-a at its 5-hour limit until ${formatTime(fiveHourReset)} · excluded: opencode probe: 404`,
     );
     expect(decision.noPoolKind).toBe('unavailable');
     expect(decision.backAt).toBe(fiveHourReset);

@@ -70,8 +70,9 @@ export interface ChooseRouteInput {
  * ordered last. The survivors are ordered by `CandidateOrder`; the first row is the pick.
  *
  * With no pick, `poolId` is null and `noPoolKind` says why: `quota` when every pool that could
- * otherwise run the task is spent or draining (a pool excluded by the caller counts against that),
- * else `unavailable`; `backAt` is the earliest known return among the spent/draining pools.
+ * otherwise run the task is spent or draining (a pool excluded by the caller counts against that,
+ * and the reason then names it in an `excluded: …` trailer), else `unavailable`; `backAt` is the
+ * earliest known return among the spent/draining pools.
  *
  * @throws InvalidInputError for malformed input (see `validateRouteInput`).
  */
@@ -304,10 +305,13 @@ function noPool(poolCount: number, rejected: readonly LabelledRejection[]): Rout
         backAt = rejection.backAt;
       }
     }
+    // A pool the caller excluded is why this is `unavailable` rather than `quota`: name it too.
+    const excluded = rejected.filter((r) => r.rejection.kind === 'excluded');
+    const excludedTrailer = excluded.length === 0 ? '' : ` · ${formatExcludedTrailer(entries(excluded))}`;
     return {
       poolId: null,
       model: null,
-      reason: formatNoPoolWithQuota(entries(quota)),
+      reason: formatNoPoolWithQuota(entries(quota)) + excludedTrailer,
       candidates: [],
       rejected: rejections,
       noPoolKind: rejections.some((r) => r.kind === 'excluded') ? 'unavailable' : 'quota',
