@@ -182,6 +182,20 @@ describe('validateProgram: one test per problem kind, with its JSON path', () =>
     expect(problemsOf(json)).toEqual([{ path: '$.steps[0].lane', kind: 'unknown-lane' }]);
   });
 
+  it('a pool label in route.pools is unknown, and says which id it labels', () => {
+    const json = program([{ id: 'a', prompt: 'x', route: { pools: { avoid: ['zed', 'nope'] } } }]);
+    const result = validateProgram(json, { pools: ['sim:a', 'sim:z'], poolLabels: { 'sim:z': 'zed' } });
+    expect(result.ok).toBe(false);
+    const messages = result.ok ? [] : result.problems.map((p) => [p.path, p.message]);
+    expect(messages).toEqual([
+      [
+        '$.steps[0].route.pools.avoid[0]',
+        '"zed" is the label of pool sim:z; a program names pools by id (write "sim:z")',
+      ],
+      ['$.steps[0].route.pools.avoid[1]', 'unknown pool "nope"; this home has sim:a, sim:z'],
+    ]);
+  });
+
   it('an outputs reference to a step that is not a dependency', () => {
     const json = program([
       { id: 'a', prompt: 'x', outputSchema: { type: 'object' } },

@@ -19,6 +19,11 @@ import type { StepForEach, StepGate, WorkflowProgram, WorkflowStep } from './wor
 export interface ValidateProgramOptions {
   /** Pool ids of the home (`route.pools.use/avoid`). */
   readonly pools?: readonly string[];
+  /**
+   * The home's display labels, pool id → label. A program names pools by their durable id; a
+   * label in `route.pools` is still an unknown pool, but its message says which id it labels.
+   */
+  readonly poolLabels?: Readonly<Record<string, string>>;
   /** Provider families of the home's connectors (`route.providers.use/avoid`). */
   readonly providers?: readonly string[];
   /** Effort tiers known to the home (`effort`). */
@@ -92,6 +97,7 @@ export function validateProgram(json: unknown, options: ValidateProgramOptions =
   const lanes = new Set(options.lanes ?? LANES);
   const tiers = options.tiers ? new Set(options.tiers) : undefined;
   const pools = options.pools ? new Set(options.pools) : undefined;
+  const labelledIds = new Map(Object.entries(options.poolLabels ?? {}).map(([id, label]) => [label, id]));
   const providers = options.providers ? new Set(options.providers) : undefined;
   const rawInputs = ownValue(json, 'inputs');
   const inputNames = new Set(isPlainObject(rawInputs) ? Object.keys(rawInputs) : []);
@@ -221,7 +227,7 @@ export function validateProgram(json: unknown, options: ValidateProgramOptions =
 
     const route = ownValue(step, 'route');
     if (isPlainObject(route)) {
-      checkUseAvoid(route, 'pools', pools, `${base}.route`, 'unknown-pool', 'pool', add);
+      checkUseAvoid(route, 'pools', pools, `${base}.route`, 'unknown-pool', 'pool', add, labelledIds);
       checkUseAvoid(route, 'providers', providers, `${base}.route`, 'unknown-provider', 'provider', add);
       const independentOf = ownValue(route, 'independentOf');
       if (Array.isArray(independentOf)) {
@@ -413,6 +419,7 @@ function checkUseAvoid(
   kind: ProgramProblemKind,
   noun: string,
   add: (path: string, kind: ProgramProblemKind, message: string) => void,
+  labelledIds: ReadonlyMap<string, string> = new Map(),
 ): void {
   const value = ownValue(route, key);
   if (!known || !isPlainObject(value)) return;
@@ -421,10 +428,13 @@ function checkUseAvoid(
     if (!Array.isArray(list)) continue;
     list.forEach((name, k) => {
       if (typeof name === 'string' && !known.has(name)) {
+        const labelled = labelledIds.get(name);
         add(
           `${base}.${key}.${side}[${k}]`,
           kind,
-          `unknown ${noun} "${name}"; this home has ${[...known].join(', ') || 'none'}`,
+          labelled === undefined
+            ? `unknown ${noun} "${name}"; this home has ${[...known].join(', ') || 'none'}`
+            : `"${name}" is the label of pool ${labelled}; a program names pools by id (write "${labelled}")`,
         );
       }
     });
