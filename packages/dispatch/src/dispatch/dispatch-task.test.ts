@@ -475,6 +475,31 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
     expect((error as Error).message).toContain('a pool id or label: sim:a, sim:b');
   });
 
+  it('a pin to a pool whose connector is not installed is unavailable, naming it; nothing is spawned', async () => {
+    const f = await createDispatchFixture([
+      { account: 'a', windows: weekly(10) },
+      { account: 'b', connector: 'gone' },
+    ]);
+    const pin = { poolId: 'gone:b', source: '--worker-pool' } as const;
+    for (const dryRun of [true, false]) {
+      const result = await dispatchTask(f.runtime, f.request({ pin, dryRun }));
+      expect(result).toMatchObject({
+        ok: false,
+        kind: 'unavailable',
+        poolId: null,
+        attempts: [],
+        why: 'pinned to gone:b (--worker-pool): connector gone is not installed',
+      });
+      expect(result.decision.rejected).toEqual([
+        { poolId: 'gone:b', kind: 'excluded', reason: 'connector gone is not installed' },
+        { poolId: 'sim:a', kind: 'route', reason: 'not the pinned pool' },
+      ]);
+    }
+    expect(f.simLogLines()).toEqual([]);
+    expect(existsSync(join(f.out, 'out-run-attempt-1'))).toBe(false);
+    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+  });
+
   it.each([
     [{ action: '../x' }, 'request.action'],
     [{ prompt: '  ' }, 'request.prompt'],

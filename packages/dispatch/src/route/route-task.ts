@@ -1,4 +1,10 @@
-import { chooseRoute, type RouteDecision, type RouteSettings, type RouteTask } from '@bullswarm/pacing';
+import {
+  chooseRoute,
+  type PoolRejection,
+  type RouteDecision,
+  type RouteSettings,
+  type RouteTask,
+} from '@bullswarm/pacing';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import {
   type BuildPoolSnapshotsOptions,
@@ -33,6 +39,11 @@ export function routeSettings(runtime: BullswarmRuntime): RouteSettings {
  * Routes one task over the live pools: builds (or reuses) the snapshots, leaves out the caller and
  * pools whose connector is missing (as `excludedPools`, so the reason line names them), and asks
  * pacing. Every pick reads the live meters: nothing from a pool's past benches it.
+ *
+ * A pin skips pacing's `excludedPools` (the operator chose the pool), but not hard eligibility: a
+ * pinned pool that cannot run anything (its connector is not installed) is no pick — the decision
+ * says `pinned to <label> (<source>): connector <id> is not installed`, kind `excluded`, so the
+ * task comes back `unavailable`, as the same pool unpinned would be left out.
  */
 export async function routeTask(
   runtime: BullswarmRuntime,
@@ -53,6 +64,11 @@ export async function routeTask(
     excluded.push({ poolId, reason: detail.problem });
     seen.add(poolId);
   }
+  if (task.pin !== undefined) {
+    const problem = snapshots.details.get(task.pin.poolId)?.problem;
+    if (problem !== undefined)
+      return { decision: pinnedUnusable(runtime, snapshots, task, problem), snapshots, callers };
+  }
   const decision = chooseRoute({
     pools: snapshots.pools,
     task: excluded.length > 0 ? { ...task, excludedPools: excluded } : task,
@@ -60,4 +76,31 @@ export async function routeTask(
     settings: routeSettings(runtime),
   });
   return { decision, snapshots, callers };
+}
+
+/** The no-pool decision of a pin whose pool cannot run anything (`problem`, e.g. its connector is missing). */
+function pinnedUnusable(
+  runtime: BullswarmRuntime,
+  snapshots: PoolSnapshots,
+  task: RouteTask,
+  problem: string,
+): RouteDecision {
+  const pin = task.pin!;
+  const source = pin.source === 'gate retry' ? 'the same pool (gate retry)' : pin.source;
+  const rejected: PoolRejection[] = snapshots.pools
+    .map(
+      (pool): PoolRejection =>
+        pool.id === pin.poolId
+          ? { poolId: pool.id, kind: 'excluded', reason: problem }
+          : { poolId: pool.id, kind: 'route', reason: 'not the pinned pool' },
+    )
+    .sort((a, b) => (a.poolId < b.poolId ? -1 : a.poolId > b.poolId ? 1 : 0));
+  return {
+    poolId: null,
+    model: null,
+    reason: `pinned to ${runtime.label(pin.poolId)} (${source}): ${problem}`,
+    candidates: [],
+    rejected,
+    noPoolKind: 'unavailable',
+  };
 }
