@@ -70,3 +70,29 @@ describe('a pin still passes hard eligibility', () => {
     });
   });
 });
+
+describe('a usage limit keeps out a pool whose meter cannot be read', () => {
+  it('echo (no meter source) spent with a named reset: the next dry run does not pick it until then', async () => {
+    const f = home([{ connector: 'echo' }]);
+    const spent = await bullswarm(['run', '--lane', 'chore', '[sim:usage-limit,resetsInMin=30] hi'], {
+      home: f.home,
+      env: f.env,
+    });
+    expect(spent.exitCode).toBe(1);
+    expect(spent.stderr).toContain('FAILED [echo] quota: ');
+    expect(spent.stderr).toContain('back at 2026-11-30T12:30:00Z\n');
+    const next = await bullswarm(['run', '--lane', 'chore', '--dry-run', 'next'], { home: f.home, env: f.env });
+    expect(next.stdout).toBe(
+      'NO POOL no pool with quota to spare: echo at its 5-hour limit until 2026-11-30T12:30:00Z\n' +
+        'back at 2026-11-30T12:30:00Z\n',
+    );
+    expect(next.exitCode).toBe(1);
+    // After the reset the pool is unmetered again and picked.
+    const later = await bullswarm(['run', '--lane', 'chore', '--dry-run', 'next'], {
+      home: f.home,
+      env: nowEnv(NOW + 30 * 60_000),
+    });
+    expect(later.stdout).toMatch(/^OK \[echo\] /);
+    expect(later.exitCode).toBe(0);
+  });
+});

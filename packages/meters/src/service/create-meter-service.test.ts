@@ -351,6 +351,75 @@ describe('meter service: after a usage limit', () => {
   });
 });
 
+describe('meter service: a usage limit on a pool whose meter cannot be read', () => {
+  it.each([
+    ['none', { type: 'none' }],
+    ['manual with nothing set', { type: 'manual' }],
+    ['no source at all', undefined],
+  ] as const)(
+    'source %s: a named reset keeps the pool full until then, then it is unmetered again',
+    async (_name, src) => {
+      const { service, read, clock } = await setup();
+      const source = src as ConnectorV1MeterSource | undefined;
+      expect(await read({ source })).toEqual({ status: 'unmetered', windows: [] });
+      const resetsAt = T0 + 30 * 60_000;
+      expect(service.markUsageLimit('grok', { resetsAt })).toEqual({
+        poolId: 'grok',
+        window: 'five_hour',
+        countsFullUntil: resetsAt,
+      });
+      const full = { kind: 'five_hour', usedPct: 100, resetsAt, windowMinutes: 300 };
+      for (const force of [false, true]) {
+        expect(await read({ source, force })).toEqual({
+          status: 'stale',
+          windows: [full],
+          readAt: T0,
+          rateLimited: true,
+          meterError: 'usage limit',
+          meterHoldUntil: resetsAt,
+        });
+      }
+      clock.set(resetsAt);
+      expect(await read({ source })).toEqual({ status: 'unmetered', windows: [] });
+    },
+  );
+
+  it('with no reset known nothing keeps an unmetered pool out', async () => {
+    const { service, read } = await setup();
+    expect(service.markUsageLimit('grok')).toEqual({ poolId: 'grok' });
+    expect(await read({ source: { type: 'none' } })).toEqual({ status: 'unmetered', windows: [] });
+  });
+
+  it('a manual reading: the limit marked after it lays its full window over it; its reset can come from it', async () => {
+    const { store, service, read, clock } = await setup();
+    store.meters.setManual(
+      'grok',
+      [{ kind: 'weekly', usedPct: 40, resetsAt: WEEK_RESET, windowMinutes: 10_080 }],
+      T0,
+    );
+    clock.advance(60_000);
+    // The notice names the window, the manual reading gives its reset.
+    expect(service.markUsageLimit('grok', { window: 'weekly' })).toEqual({
+      poolId: 'grok',
+      window: 'weekly',
+      countsFullUntil: WEEK_RESET,
+    });
+    expect(await read({ source: { type: 'manual' } })).toEqual({
+      status: 'manual',
+      windows: [{ kind: 'weekly', usedPct: 100, resetsAt: WEEK_RESET, windowMinutes: 10_080 }],
+      readAt: T0,
+    });
+    // A manual reading set after the limit is what a person says now: it wins.
+    clock.advance(60_000);
+    store.meters.setManual(
+      'grok',
+      [{ kind: 'weekly', usedPct: 10, resetsAt: WEEK_RESET, windowMinutes: 10_080 }],
+      clock(),
+    );
+    expect(usedOf(await read({ source: { type: 'manual' } }))).toEqual({ weekly: 10 });
+  });
+});
+
 describe('meter service: retained readings', () => {
   it('appends one row per window on every source read, none on cache reads, stamped with the source time', async () => {
     const { store, clock, meterFile, read } = await setup();

@@ -100,8 +100,12 @@ const RESET_MATCH_MS = 10 * 60_000;
  * Creates the meter service.
  *
  * `readPoolMeter` decides, in order:
- * 1. A manual reading (`bullswarm meters set`) replaces any source → status `manual`.
- * 2. Source `none` (or `manual` with nothing set) → `unmetered`.
+ * 1. A manual reading (`bullswarm meters set`) replaces any source → status `manual`; a usage
+ *    limit marked after it was set (see below) lays its full window over it until the reset.
+ * 2. Source `none` (or `manual` with nothing set) → `unmetered`, unless a usage limit with a
+ *    known reset was marked: then the meter cannot be read, so the pool counts as full until that
+ *    reset (routing.md) — status `stale`, the full window, `meterError` `usage limit` and
+ *    `meterHoldUntil` the reset.
  * 3. Unless forced (`force`, or the cache's `forceReread` flag set by `markUsageLimit`):
  *    - inside a back-off hold (a failed poll, `now < meterHoldUntil`) → the held reading with
  *      status `stale`, `meterError` and `meterHoldUntil` (or `unmetered` with `meterError` when
@@ -184,10 +188,27 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
   async function readPoolMeter(request: PoolMeterRequest): Promise<PoolMeter> {
     const { poolId } = request;
     const manual = meters.getManual(poolId);
-    if (manual) return { status: 'manual', windows: manual.windows, readAt: manual.setAt };
+    if (manual) {
+      const mark = usageLimitHold(poolId);
+      const windows =
+        mark !== undefined && mark.markedAt >= manual.setAt
+          ? [...manual.windows.filter((w) => !mark.windows.some((f) => f.kind === w.kind)), ...mark.windows]
+          : manual.windows;
+      return { status: 'manual', windows, readAt: manual.setAt };
+    }
     const source = request.source;
-    if (!source || source.type === 'none' || source.type === 'manual')
-      return { status: 'unmetered', windows: [] };
+    if (!source || source.type === 'none' || source.type === 'manual') {
+      const mark = usageLimitHold(poolId);
+      if (mark === undefined) return { status: 'unmetered', windows: [] };
+      return {
+        status: 'stale',
+        windows: mark.windows,
+        readAt: mark.markedAt,
+        rateLimited: true,
+        meterError: 'usage limit',
+        meterHoldUntil: Math.max(...mark.windows.map((w) => w.resetsAt!)),
+      };
+    }
 
     const cache = meters.getCache(poolId);
     const now = clock();
@@ -249,6 +270,21 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     };
   }
 
+  /**
+   * The windows a usage limit left full on a pool whose meter cannot be read (no source, or a
+   * manual one): what `markUsageLimit` wrote, while its reset is ahead. Undefined when nothing
+   * (or nothing with a known reset) is marked.
+   */
+  function usageLimitHold(poolId: string): { windows: MeterWindow[]; markedAt: number } | undefined {
+    const cache = meters.getCache(poolId);
+    if (cache === undefined || cache.forceReread !== true || cache.rateLimited !== true) return undefined;
+    const now = clock();
+    const windows = cache.windows.filter(
+      (w) => w.usedPct >= BURST_BLOCK_PCT && w.resetsAt !== undefined && w.resetsAt > now,
+    );
+    return windows.length === 0 ? undefined : { windows, markedAt: cache.readAt };
+  }
+
   function recordFailure(poolId: string, sourceType: string, error: MeterReadError): PoolMeter {
     // Re-read: another process may have written the cache while this one was polling.
     const cache = meters.getCache(poolId);
@@ -273,19 +309,22 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     const cache = meters.getCache(poolId);
     const hasReading = cache !== undefined && cache.readAt !== NEVER_READ_AT;
     const windows = hasReading ? cache.windows : [];
-    const limited = limitedWindow(windows, notice, now);
+    // A pool read by hand has its manual reading as the earlier reading that may give the reset.
+    const earlier = hasReading ? windows : (meters.getManual(poolId)?.windows ?? []);
+    const limited = limitedWindow(earlier, notice, now);
     if (!limited) {
       meters.forceReread(poolId); // no known reset: only the forced re-read; nothing keeps the pool out
       return { poolId };
     }
-    const existing = windows.find((w) => w.kind === limited.kind);
+    const existing = earlier.find((w) => w.kind === limited.kind);
     const full: MeterWindow = {
       kind: limited.kind,
       usedPct: Math.max(existing?.usedPct ?? 0, BURST_BLOCK_PCT),
       resetsAt: limited.resetsAt,
       windowMinutes: existing?.windowMinutes ?? DEFAULT_WINDOW_MINUTES[limited.kind],
     };
-    const nextWindows = existing ? windows.map((w) => (w === existing ? full : w)) : [...windows, full];
+    const nextWindows =
+      hasReading && existing ? windows.map((w) => (w === existing ? full : w)) : [...windows, full];
     meters.setCache({
       poolId,
       windows: nextWindows,
