@@ -1,8 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bullswarm, tempDirs } from './support/cli';
+import { bullswarm, startBullswarm, tempDirs } from './support/cli';
 
 // Built-binary tests for the issue-4 audit findings (dispatch and the single-run commands).
 
@@ -81,7 +81,10 @@ describe('a usage limit keeps out a pool whose meter cannot be read', () => {
     expect(spent.exitCode).toBe(1);
     expect(spent.stderr).toContain('FAILED [echo] quota: ');
     expect(spent.stderr).toContain('back at 2026-11-30T12:30:00Z\n');
-    const next = await bullswarm(['run', '--lane', 'chore', '--dry-run', 'next'], { home: f.home, env: f.env });
+    const next = await bullswarm(['run', '--lane', 'chore', '--dry-run', 'next'], {
+      home: f.home,
+      env: f.env,
+    });
     expect(next.stdout).toBe(
       'NO POOL no pool with quota to spare: echo at its 5-hour limit until 2026-11-30T12:30:00Z\n' +
         'back at 2026-11-30T12:30:00Z\n',
@@ -95,4 +98,55 @@ describe('a usage limit keeps out a pool whose meter cannot be read', () => {
     expect(later.stdout).toMatch(/^OK \[echo\] /);
     expect(later.exitCode).toBe(0);
   });
+});
+
+describe('two runs started together', () => {
+  /** Polls `bullswarm assignments --json` until `count` entries are in flight (bounded, not timed). */
+  async function waitForInflight(home: string, count: number): Promise<void> {
+    for (let i = 0; i < 300; i++) {
+      const result = await bullswarm(['assignments', '--json'], { home });
+      if (result.exitCode === 0 && JSON.parse(result.stdout).inflight.length === count) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`never ${count} entries in flight`);
+  }
+
+  interface RunJson {
+    readonly poolId: string;
+    readonly candidates: readonly { readonly poolId: string; readonly inflight: number }[];
+  }
+
+  it('always see each other: the later pick sees the earlier one in flight (10 trials, no waiting between starts)', async () => {
+    for (let trial = 0; trial < 10; trial++) {
+      const dir = dirs.make();
+      // sim:a surplus 30, sim:b 29: the flat in-flight charge (3) makes a busy sim:a less behind.
+      writeTestHome(dir, {
+        now: NOW,
+        pools: ['a', 'b'].map((account, i) => ({
+          connector: 'sim',
+          account,
+          windows: weekly(20 + i),
+          scenario: { default: { scenario: 'slow', ms: 120_000 } },
+        })),
+      });
+      mkdirSync(join(dir, 'work'));
+      const options = { home: dir, env: nowEnv(NOW), cwd: join(dir, 'work') };
+      const runs = [
+        startBullswarm(['run', '--lane', 'analyze', '--json', 'one'], options),
+        startBullswarm(['run', '--lane', 'analyze', '--json', 'two'], options),
+      ];
+      await waitForInflight(dir, 2);
+      for (const run of runs) run.kill('SIGTERM');
+      const results = (await Promise.all(runs)).map((r) => JSON.parse(String(r.stdout)) as RunJson);
+      // One went to sim:a with nothing in flight; the other saw it there and went to sim:b.
+      expect(results.map((r) => r.poolId).sort(), `trial ${trial}`).toEqual(['sim:a', 'sim:b']);
+      const later = results.find((r) => r.poolId === 'sim:b')!;
+      expect(later.candidates.find((c) => c.poolId === 'sim:a')?.inflight, `trial ${trial}`).toBe(1);
+      const earlier = results.find((r) => r.poolId === 'sim:a')!;
+      expect(
+        earlier.candidates.every((c) => c.inflight === 0),
+        `trial ${trial}`,
+      ).toBe(true);
+    }
+  }, 240_000);
 });

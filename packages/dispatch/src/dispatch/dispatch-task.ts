@@ -14,17 +14,19 @@ import {
   stallThresholdMinutes,
   windowLabel,
 } from '@bullswarm/pacing';
+import type { InflightEntry } from '@bullswarm/store';
 import type { AgentLaunchOptions } from '../attempt/agent-launch';
 import { type AttemptResult, runAttempt } from '../attempt/run-attempt';
 import { probeFreeModel } from '../probe/probe-free-model';
 import { noPoolKind } from '../route/no-pool-kind';
-import { routeTask } from '../route/route-task';
+import { routeOverSnapshots, routeTask } from '../route/route-task';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import {
   buildPoolSnapshots,
   type PoolDetail,
   type PoolSnapshots,
   poolMeterRequest,
+  withLedger,
 } from '../snapshots/build-pool-snapshots';
 import type {
   AttemptReport,
@@ -46,6 +48,8 @@ interface Chosen {
   readonly candidate: CandidateRow;
   /** Every pool of the pick's snapshots (the credential group of an auth failure is found here). */
   readonly pools: readonly PoolSnapshot[];
+  /** The in-flight ledger entry the pick recorded (released when its attempt ends). */
+  readonly entry?: InflightEntry;
 }
 
 /** The result of one pick: a pool, or the decision that found none. */
@@ -189,7 +193,11 @@ export function workerSilenceMs(input: {
  *
  * Every pick rebuilds the snapshots (live meters, the shared ledger); nothing benches a pool
  * between tasks. Each attempt is in the in-flight ledger from dispatch until it ends (released
- * on every ending, also on SIGINT/SIGTERM of this process), and appends a run record.
+ * on every ending, also on SIGINT/SIGTERM of this process), and appends a run record. A real pick
+ * reads the meters first, outside any lock, then reads the ledger, routes and records its entry in
+ * one store write transaction (`BEGIN IMMEDIATE`), so two bullswarm processes picking at once
+ * always see each other's load; a free-model probe runs after that, holding the entry (released
+ * when the probe leaves the pool out).
  *
  * `result.poolId`, `model`, `reason` and `decision` describe the pick of the last attempt that
  * ran (a failed retry pick is described in `why`); with no attempt, the first pick's decision.
@@ -247,20 +255,49 @@ export async function dispatchTask(
    * (`probe: <reason>`) and routing continues.
    */
   const pick = async (avoid?: string): Promise<PoolPick> => {
-    const snapshots = await buildPoolSnapshots(runtime);
+    // The meters are read here, outside any lock: a slow meter never holds the ledger.
+    const built = await buildPoolSnapshots(runtime);
     for (;;) {
       const task: RouteTask = excluded.length > 0 ? { ...baseTask, excludedPools: [...excluded] } : baseTask;
+      const decide = (snapshots: PoolSnapshots): RouteDecision => {
+        if (avoid !== undefined && snapshots.details.has(avoid)) {
+          const others: PoolSnapshots = {
+            now: snapshots.now,
+            pools: snapshots.pools.filter((pool) => pool.id !== avoid),
+            details: new Map([...snapshots.details].filter(([id]) => id !== avoid)),
+          };
+          const decision = routeOverSnapshots(runtime, task, others).decision;
+          if (decision.poolId !== null) return decision;
+        }
+        return routeOverSnapshots(runtime, task, snapshots).decision;
+      };
+      // A real pick is one cross-process critical section: read the in-flight ledger, route, record
+      // the pick (a `BEGIN IMMEDIATE` write transaction), so two bullswarm processes picking at the
+      // same moment always see each other's load. A dry run records nothing and takes no lock.
+      let snapshots = built;
       let decision: RouteDecision;
-      if (avoid !== undefined && snapshots.details.has(avoid)) {
-        const others: PoolSnapshots = {
-          now: snapshots.now,
-          pools: snapshots.pools.filter((pool) => pool.id !== avoid),
-          details: new Map([...snapshots.details].filter(([id]) => id !== avoid)),
-        };
-        decision = (await routeTask(runtime, task, { snapshots: others })).decision;
-        if (decision.poolId === null) decision = (await routeTask(runtime, task, { snapshots })).decision;
+      let entry: InflightEntry | undefined;
+      if (request.dryRun) {
+        decision = decide(snapshots);
       } else {
-        decision = (await routeTask(runtime, task, { snapshots })).decision;
+        ({ snapshots, decision, entry } = store.transaction(() => {
+          const current = withLedger(built, store.ledger.list());
+          const decided = decide(current);
+          if (decided.poolId === null) return { snapshots: current, decision: decided, entry: undefined };
+          return {
+            snapshots: current,
+            decision: decided,
+            entry: store.ledger.record({
+              poolId: decided.poolId,
+              action: request.action,
+              lane: request.lane,
+              tier,
+              startedAt: clock(),
+              expectedMinutes: decided.candidates[0]!.expectedMinutes,
+              pid: process.pid,
+            }),
+          };
+        }));
       }
       if (decision.poolId === null) return { decision };
       const poolId = decision.poolId;
@@ -297,11 +334,22 @@ export async function dispatchTask(
           ...(probe.reason === undefined ? {} : { reason: probe.reason }),
         });
         if (!probe.ok) {
+          if (entry !== undefined) store.ledger.release(entry.id);
           exclude({ poolId, reason: `probe: ${probe.reason ?? 'failed'}` });
           continue;
         }
       }
-      return { decision, chosen: { decision, snapshot, detail, candidate, pools: snapshots.pools } };
+      return {
+        decision,
+        chosen: {
+          decision,
+          snapshot,
+          detail,
+          candidate,
+          pools: snapshots.pools,
+          ...(entry ? { entry } : {}),
+        },
+      };
     }
   };
 
@@ -396,20 +444,28 @@ export async function dispatchTask(
         decision: chosen.decision,
       });
 
-    if (request.signal?.aborted) return ended('canceled', 'canceled');
+    // The pick's own ledger entry is used by its first attempt; a back-off on the same pool records anew.
+    const { entry: reserved, ...unreserved } = chosen;
+    chosen = unreserved;
+    if (request.signal?.aborted) {
+      if (reserved !== undefined) store.ledger.release(reserved.id);
+      return ended('canceled', 'canceled');
+    }
 
     // ---- the attempt ---------------------------------------------------------------------------
     const silenceMs = workerSilenceMs({ settings: watchdog, free: candidate.free, pool: snapshot, tier });
     const noProgressMs = request.lane === 'build' || request.lane === 'chore' ? watchdog.noProgressMs : 0;
-    const entry = store.ledger.record({
-      poolId,
-      action: request.action,
-      lane: request.lane,
-      tier,
-      startedAt: clock(),
-      expectedMinutes: candidate.expectedMinutes,
-      pid: process.pid,
-    });
+    const entry =
+      reserved ??
+      store.ledger.record({
+        poolId,
+        action: request.action,
+        lane: request.lane,
+        tier,
+        startedAt: clock(),
+        expectedMinutes: candidate.expectedMinutes,
+        pid: process.pid,
+      });
     const guard = guardInFlight(() => store.ledger.release(entry.id), watchdog.killGraceMs);
     let attempt: AttemptResult;
     try {

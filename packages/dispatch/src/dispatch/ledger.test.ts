@@ -52,6 +52,25 @@ describe('the in-flight ledger', () => {
     other.close();
   });
 
+  it('two dispatches picking at the same moment (two runtimes, one home) see each other: read, route and record is one transaction', async () => {
+    const slow = { default: { scenario: 'slow', ms: 300, tickMs: 100 } };
+    // sim:a surplus 30, sim:b 29: one in-flight record (flat charge 3) makes sim:a the less behind.
+    const f = await createDispatchFixture([
+      { account: 'a', windows: weekly(20), scenario: slow },
+      { account: 'b', windows: weekly(21), scenario: slow },
+    ]);
+    const other = await f.openAnother();
+    const [one, two] = await Promise.all([
+      dispatchTask(f.runtime, f.request({ action: 'one' })),
+      dispatchTask(other, f.request({ action: 'two' })),
+    ]);
+    other.close();
+    expect([one.poolId, two.poolId].sort()).toEqual(['sim:a', 'sim:b']);
+    const later = one.poolId === 'sim:b' ? one : two;
+    expect(later.decision.candidates.find((c) => c.poolId === 'sim:a')?.inflight).toBe(1);
+    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+  });
+
   it('an entry of a bullswarm process killed with SIGKILL mid-attempt is reaped by the next list', async () => {
     const f = await createDispatchFixture([
       {

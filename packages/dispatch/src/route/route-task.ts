@@ -51,6 +51,19 @@ export async function routeTask(
   options: RouteTaskOptions = {},
 ): Promise<RoutedTask> {
   const snapshots = options.snapshots ?? (await buildPoolSnapshots(runtime, options));
+  return routeOverSnapshots(runtime, task, snapshots);
+}
+
+/**
+ * {@link routeTask} over snapshots already built, synchronously: no meter is read and nothing
+ * waits, so dispatch can route inside the store's write transaction that also records the pick in
+ * the in-flight ledger (one cross-process critical section).
+ */
+export function routeOverSnapshots(
+  runtime: BullswarmRuntime,
+  task: RouteTask,
+  snapshots: PoolSnapshots,
+): RoutedTask {
   const callers = detectCallerPools(snapshots.details, runtime.env);
   const excluded = [...(task.excludedPools ?? [])];
   const seen = new Set(excluded.map((entry) => entry.poolId));

@@ -113,13 +113,7 @@ export async function buildPoolSnapshots(
       );
     }
     const runs = store.runs.list({ poolId: pool.id, since, limit: RUNS_PER_POOL });
-    const inflight: InflightRecord[] = detail.inflight.map((entry) => ({
-      id: entry.id,
-      startedAt: entry.startedAt,
-      ...(entry.expectedMinutes === undefined ? {} : { expectedMinutes: entry.expectedMinutes }),
-      ...(entry.tier === undefined ? {} : { tier: entry.tier }),
-      action: entry.action,
-    }));
+    const inflight = detail.inflight.map(inflightRecord);
     const workerIntervals = [
       ...runs.map((run) => ({ start: run.startedAt, end: run.endedAt })),
       ...detail.inflight.map((entry) => ({ start: entry.startedAt, end: now })),
@@ -174,6 +168,38 @@ export async function buildPoolSnapshots(
     });
   }
   return { now, pools, details };
+}
+
+/** A ledger entry as routing charges it. */
+function inflightRecord(entry: InflightEntry): InflightRecord {
+  return {
+    id: entry.id,
+    startedAt: entry.startedAt,
+    ...(entry.expectedMinutes === undefined ? {} : { expectedMinutes: entry.expectedMinutes }),
+    ...(entry.tier === undefined ? {} : { tier: entry.tier }),
+    action: entry.action,
+  };
+}
+
+/**
+ * The same snapshots with every pool's in-flight records (and details) replaced by `ledger`, the
+ * ledger as read now: dispatch re-reads it inside the write transaction that records its pick, so
+ * a pick never misses another process's entry written after the snapshots were built. Meters,
+ * runs and spend rates stay as built.
+ */
+export function withLedger(snapshots: PoolSnapshots, ledger: readonly InflightEntry[]): PoolSnapshots {
+  const details = new Map<string, PoolDetail>();
+  for (const [id, detail] of snapshots.details) {
+    details.set(id, { ...detail, inflight: ledger.filter((entry) => entry.poolId === id) });
+  }
+  return {
+    now: snapshots.now,
+    pools: snapshots.pools.map((pool) => ({
+      ...pool,
+      inflight: (details.get(pool.id)?.inflight ?? []).map(inflightRecord),
+    })),
+    details,
+  };
 }
 
 /** How a pool's meter is read through the meter service; `force` skips the cache. */
