@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SIM_CLI_PATH } from '@bullswarm/connectors';
 import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, startBullswarm, tempDirs } from './support/cli';
@@ -149,4 +150,43 @@ describe('two runs started together', () => {
       ).toBe(true);
     }
   }, 240_000);
+});
+
+describe('pools add --command', () => {
+  it('runs the pool through its own command; pools and --json show it; a missing one fails naming the path', async () => {
+    const f = home([]);
+    const marker = join(f.home, 'wrapper-ran');
+    const wrapper = join(f.home, 'my-echo.sh');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\necho "$@" > ${JSON.stringify(marker)}\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(SIM_CLI_PATH)} "$@"\n`,
+      { mode: 0o755 },
+    );
+    // A relative path is stored absolute.
+    const added = await bullswarm(['pools', 'add', 'echo', '--command', './my-echo.sh'], {
+      home: f.home,
+      env: f.env,
+      cwd: f.home,
+    });
+    expect(added.exitCode).toBe(0);
+    const pools = await bullswarm(['pools'], { home: f.home, env: f.env });
+    expect(pools.stdout).toMatch(new RegExp(` command=${wrapper.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n$`));
+    const json = JSON.parse((await bullswarm(['pools', '--json'], { home: f.home, env: f.env })).stdout);
+    expect(json.pools[0]).toMatchObject({ id: 'echo', command: wrapper });
+
+    const ran = await bullswarm(['run', '--lane', 'chore', 'hello there'], { home: f.home, env: f.env });
+    expect(ran.exitCode).toBe(0);
+    expect(ran.stdout).toBe('hello there\n');
+    expect(readFileSync(marker, 'utf8')).toBe('--format text --cwd ' + process.cwd() + ' -p hello there\n');
+
+    const missing = join(f.home, 'no-such-agent');
+    await bullswarm(['pools', 'remove', 'echo'], { home: f.home, env: f.env });
+    await bullswarm(['pools', 'add', 'echo', '--command', missing], { home: f.home, env: f.env });
+    const failed = await bullswarm(['run', '--lane', 'chore', 'hello'], { home: f.home, env: f.env });
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stderr).toContain(
+      `FAILED [echo] process: spawn failed: Command failed with ENOENT: ${missing} `,
+    );
+    expect(failed.stderr).toContain(`spawn ${missing} ENOENT`);
+  });
 });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ConnectorV1 } from '@bullswarm/connectors';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import { ACCOUNT_PATTERN, ENV_NAME_PATTERN, type StateFile, type StatePool } from '@bullswarm/store';
@@ -175,7 +176,14 @@ export async function poolsAddCommand(
       enabled: options.disabled !== true,
       models,
       ...(Object.keys(env).length > 0 ? { env } : {}),
-      ...(options.command === undefined ? {} : { command: options.command }),
+      // A path is kept absolute (a bare name is looked up on PATH when the agent runs).
+      ...(options.command === undefined
+        ? {}
+        : {
+            command: options.command.includes('/')
+              ? resolve(context.io.cwd, options.command)
+              : options.command,
+          }),
       addedAt: new Date(runtime.clock()).toISOString(),
     };
     runtime.home.updateState((draft) => {

@@ -17,6 +17,7 @@ function view(overrides: Partial<PoolView> = {}): PoolView {
     connector: 'sim',
     account: 'a',
     enabled: true,
+    command: null,
     cost: 1,
     lanes: ['analyze', 'build', 'chore'],
     models: { low: { model: 'x', free: false }, medium: { model: 'y', free: false }, high: null },

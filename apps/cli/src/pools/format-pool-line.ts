@@ -95,6 +95,7 @@ export function formatStateColumn(view: PoolView, colors: Colors = createColors(
  *
  * `claude-code:acme cost=4 lanes=analyze/build/chore weekly used 30% elapsed 65.6% [cache] surplus=35.6 inflight=0 5h=15% (44% elapsed) ready`
  *
+ * A pool with its own agent CLI (`pools add --command`) ends with `command=<path>`.
  * The label is padded to `labelWidth` so the columns after it line up. `surplus=` is the pace
  * (elapsed% − used% of the pacing window, `-` when unknown); in-flight work is shown beside it
  * and its charge is in `--json` (`inflightCharge`).
@@ -118,6 +119,7 @@ export function formatPoolLine(
   const free = formatFreeColumn(view);
   if (free !== null) columns.push(free);
   columns.push(formatStateColumn(view, colors));
+  if (view.command !== null) columns.push(`command=${view.command}`);
   return columns.join(' ');
 }
 

@@ -64,6 +64,8 @@ export interface PoolView {
   readonly connector: string;
   readonly account: string;
   readonly enabled: boolean;
+  /** The pool's own agent CLI (`pools add --command`), run instead of the connector's; null when none. */
+  readonly command: string | null;
   /** Relative cost 1–5 (display only); null when the connector is not installed. */
   readonly cost: number | null;
   readonly lanes: readonly string[];
@@ -178,6 +180,7 @@ function buildPoolView(
     connector: pool.connectorId,
     account: detail?.account ?? (pool.id.includes(':') ? pool.id.slice(pool.id.indexOf(':') + 1) : 'default'),
     enabled: pool.enabled,
+    command: detail?.pool.command ?? null,
     cost: pool.cost ?? null,
     lanes: pool.lanes,
     models,

@@ -1,4 +1,9 @@
-import type { ConnectorV1, ConnectorV1Invocation } from '@bullswarm/connectors';
+import {
+  BUNDLED_COMMANDS,
+  type ConnectorV1,
+  type ConnectorV1Invocation,
+  resolveBundledCommand,
+} from '@bullswarm/connectors';
 import { BULLSWARM_HOME } from '@bullswarm/store';
 import { BULLSWARM_POOL } from '../snapshots/detect-caller';
 import { buildChildEnv } from './child-env';
@@ -24,6 +29,12 @@ export interface AgentLaunchOptions {
   readonly callerMarkers?: readonly string[];
   /** More variables for the agent (on top of the account env; `BULLSWARM_POOL` always wins). */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * The pool's own agent CLI (`pools add --command`: a path or a name on PATH), run instead of the
+   * connector's command with the connector's arguments. A bundled name (`bullswarm-sim`) resolves
+   * as in a manifest.
+   */
+  readonly command?: string;
 }
 
 /** What the agent is asked to do, and where. */
@@ -73,5 +84,22 @@ export function buildAgentLaunch(options: AgentLaunchOptions, task: AgentTask): 
     invocation.env,
     options.callerMarkers ?? options.connector.callerEnv,
   );
-  return { invocation, env };
+  return {
+    invocation: options.command === undefined ? invocation : withCommand(invocation, options.command),
+    env,
+  };
+}
+
+/**
+ * The invocation with `command` as the program: the connector's arguments are kept, without the
+ * script path a bundled command (`node …/sim-cli.js`) put in front of them.
+ */
+function withCommand(invocation: ConnectorV1Invocation, command: string): ConnectorV1Invocation {
+  const bundledScripts = new Set(Object.values(BUNDLED_COMMANDS));
+  const args =
+    invocation.command === process.execPath && bundledScripts.has(invocation.args[0] ?? '')
+      ? invocation.args.slice(1)
+      : invocation.args;
+  const resolved = resolveBundledCommand(command);
+  return { ...invocation, command: resolved.command, args: [...resolved.args, ...args] };
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SIM_CLI_PATH } from '@bullswarm/connectors';
 import { simHomeOf, type TestPool, type TestWindow, writePoolMeter } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DispatchError } from '../errors/dispatch-error';
@@ -498,6 +499,38 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
     expect(f.simLogLines()).toEqual([]);
     expect(existsSync(join(f.out, 'out-run-attempt-1'))).toBe(false);
     expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+  });
+
+  it("a pool's own command (pools add --command) runs instead of the connector's; a missing one is a process failure naming it", async () => {
+    const f = await createDispatchFixture([{ account: 'a', windows: weekly(10) }]);
+    const marker = join(f.out, '..', 'wrapper-ran');
+    const wrapper = join(f.out, '..', 'my-agent.sh');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\necho "$@" > ${JSON.stringify(marker)}\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(SIM_CLI_PATH)} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const withCommand = async (command: string) => {
+      f.runtime.home.updateState((draft) => {
+        draft.pools[0]!.command = command;
+      });
+      const runtime = await f.openAnother();
+      try {
+        return await dispatchTask(runtime, f.request({ retryAttempts: 0 }));
+      } finally {
+        runtime.close();
+      }
+    };
+    const ok = await withCommand(wrapper);
+    expect(ok).toMatchObject({ ok: true, poolId: 'sim:a', answer: 'sim: done: Explain the parser' });
+    // The wrapper got the connector's arguments (without the bundled script path).
+    expect(readFileSync(marker, 'utf8')).toMatch(/^--format claude -p Explain the parser /);
+
+    const missing = join(f.out, '..', 'no-such-agent');
+    const failed = await withCommand(missing);
+    expect(failed).toMatchObject({ ok: false, kind: 'process', poolId: 'sim:a' });
+    expect(failed.why).toContain(`spawn failed: `);
+    expect(failed.why).toContain(`${missing} ENOENT`);
   });
 
   it.each([

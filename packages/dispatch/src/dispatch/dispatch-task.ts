@@ -229,6 +229,7 @@ export async function dispatchTask(
     env: runtime.env,
     callerMarkers,
     ...(request.extraEnv === undefined ? {} : { extraEnv: request.extraEnv }),
+    ...(detail.pool.command === undefined ? {} : { command: detail.pool.command }),
   });
   const baseTask: RouteTask = {
     lane: request.lane,
