@@ -190,3 +190,51 @@ describe('pools add --command', () => {
     expect(failed.stderr).toContain(`spawn ${missing} ENOENT`);
   });
 });
+
+describe('--json on the pool and strategy changes', () => {
+  it('pools enable|disable|remove and strategy assign|unassign|set-subscription print the changed record', async () => {
+    const f = home([
+      { connector: 'sim', account: 'a', windows: weekly(10) },
+      { connector: 'sim', account: 'b', windows: weekly(10) },
+    ]);
+    const json = async (args: string[]) => {
+      const result = await bullswarm([...args, '--json'], { home: f.home, env: f.env });
+      expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      return JSON.parse(result.stdout);
+    };
+    expect(await json(['pools', 'disable', 'sim:a'])).toMatchObject({
+      pool: { id: 'sim:a', enabled: false },
+      poolLabel: 'sim:a',
+    });
+    expect(await json(['pools', 'enable', 'sim:a'])).toMatchObject({ pool: { id: 'sim:a', enabled: true } });
+    expect(await json(['strategy', 'assign', 'high', '--pool', 'sim:b', '--model', 'sim/max'])).toEqual({
+      tier: 'high',
+      assignment: { pool: 'sim:b', model: 'sim/max' },
+      poolLabel: 'sim:b',
+    });
+    expect(await json(['strategy', 'unassign', 'high'])).toEqual({
+      tier: 'high',
+      removed: true,
+      assignment: { pool: 'sim:b', model: 'sim/max' },
+    });
+    expect(
+      await json([
+        'strategy',
+        'set-subscription',
+        'sim:a',
+        '--quota-window',
+        'monthly',
+        '--resets-at',
+        '2026-12-01T00:00:00Z',
+      ]),
+    ).toMatchObject({
+      pool: { id: 'sim:a', subscription: { quotaWindow: 'monthly', resetsAt: '2026-12-01T00:00:00Z' } },
+    });
+    await json(['strategy', 'assign', 'high', '--pool', 'sim:b', '--model', 'sim/max']);
+    expect(await json(['pools', 'remove', 'sim:b'])).toMatchObject({
+      removed: { id: 'sim:b', connector: 'sim', account: 'b' },
+      poolLabel: 'sim:b',
+      droppedAssignments: ['high'],
+    });
+  });
+});

@@ -122,10 +122,11 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .command('remove')
     .description('remove a pool (and its tier assignments and label; its history is kept)')
     .argument('<pool>', 'pool id or label')
+    .option('--json', 'print the removed pool as JSON')
     .addHelpText('after', examples('bullswarm pools remove codex:work'))
     .action(async (ref: string, _options, command: Command) => {
       const { poolsRemoveCommand } = await import('../commands/pools-command');
-      await poolsRemoveCommand(contextOf(command), ref);
+      await poolsRemoveCommand(contextOf(command), ref, command.optsWithGlobals());
     });
 
   for (const [name, enabled] of [
@@ -136,10 +137,11 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
       .command(name)
       .description(enabled ? 'make a pool a candidate again' : 'keep a pool out of every pick')
       .argument('<pool>', 'pool id or label')
+      .option('--json', 'print the changed pool as JSON')
       .addHelpText('after', examples(`bullswarm pools ${name} codex`))
       .action(async (ref: string, _options, command: Command) => {
         const { poolsEnableCommand } = await import('../commands/pools-command');
-        await poolsEnableCommand(contextOf(command), ref, enabled);
+        await poolsEnableCommand(contextOf(command), ref, enabled, command.optsWithGlobals());
       });
   }
 
@@ -238,6 +240,7 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .argument('<tier>', 'effort tier, e.g. high')
     .requiredOption('--pool <pool>', 'pool id or label')
     .requiredOption('--model <model>', "a model from the pool connector's allow-list for the tier")
+    .option('--json', 'print the assignment as JSON')
     .addHelpText('after', examples('bullswarm strategy assign high --pool claude-code:acme --model opus'))
     .action(async (tier: string, _options, command: Command) => {
       const { strategyAssignCommand } = await import('../commands/strategy-command');
@@ -248,10 +251,11 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .command('unassign')
     .description("remove a tier's assignment (the tier is then picked by surplus)")
     .argument('<tier>', 'effort tier')
+    .option('--json', 'print the removed assignment as JSON')
     .addHelpText('after', examples('bullswarm strategy unassign high'))
     .action(async (tier: string, _options, command: Command) => {
       const { strategyUnassignCommand } = await import('../commands/strategy-command');
-      await strategyUnassignCommand(contextOf(command), tier);
+      await strategyUnassignCommand(contextOf(command), tier, command.optsWithGlobals());
     });
 
   strategy
@@ -274,6 +278,7 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
         .makeOptionMandatory(),
     )
     .option('--resets-at <iso>', 'when that window ends, for a provider that reports usage but no reset')
+    .option('--json', 'print the changed pool as JSON')
     .addHelpText(
       'after',
       examples(

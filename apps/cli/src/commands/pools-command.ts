@@ -207,11 +207,18 @@ export async function poolsAddCommand(
  * `bullswarm pools remove <pool>`: removes the pool, any tier assignment naming it (state.json
  * would otherwise be invalid), and its label. Its history in the store is kept.
  */
-export async function poolsRemoveCommand(context: CommandContext, ref: string): Promise<void> {
+export async function poolsRemoveCommand(
+  context: CommandContext,
+  ref: string,
+  options: { json?: boolean } = {},
+): Promise<void> {
   await withRuntime(context, {}, async (runtime) => {
     const id = runtime.home.resolvePoolRef(ref);
+    const poolLabel = runtime.label(id);
     const droppedTiers: string[] = [];
+    let removed: StatePool | undefined;
     runtime.home.updateState((draft) => {
+      removed = draft.pools.find((pool) => pool.id === id);
       draft.pools = draft.pools.filter((pool) => pool.id !== id);
       for (const [tier, assignment] of Object.entries(draft.assignments)) {
         if (assignment.pool === id) {
@@ -223,6 +230,10 @@ export async function poolsRemoveCommand(context: CommandContext, ref: string): 
     runtime.home.updateLabels((labels) => {
       delete labels.labels[id];
     });
+    if (options.json) {
+      printJson(context, { removed: removed ?? null, poolLabel, droppedAssignments: droppedTiers });
+      return;
+    }
     context.io.out(`removed pool ${id}\n`);
     if (droppedTiers.length > 0)
       context.io.out(`dropped its tier assignment(s): ${droppedTiers.join(', ')}\n`);
@@ -234,13 +245,21 @@ export async function poolsEnableCommand(
   context: CommandContext,
   ref: string,
   enabled: boolean,
+  options: { json?: boolean } = {},
 ): Promise<void> {
   await withRuntime(context, {}, async (runtime) => {
     const id = runtime.home.resolvePoolRef(ref);
-    runtime.home.updateState((draft) => {
+    const state = runtime.home.updateState((draft) => {
       const pool = draft.pools.find((p) => p.id === id);
       if (pool) pool.enabled = enabled;
     });
+    if (options.json) {
+      printJson(context, {
+        pool: state.pools.find((p) => p.id === id) ?? null,
+        poolLabel: runtime.label(id),
+      });
+      return;
+    }
     context.io.out(`${enabled ? 'enabled' : 'disabled'} pool ${runtime.label(id)}\n`);
   });
 }

@@ -143,7 +143,7 @@ function connectorOf(runtime: BullswarmRuntime, poolId: string) {
 export async function strategyAssignCommand(
   context: CommandContext,
   tier: string,
-  options: { pool: string; model: string },
+  options: { pool: string; model: string; json?: boolean },
 ): Promise<void> {
   checkTier(tier);
   await withRuntime(context, {}, async (runtime) => {
@@ -154,19 +154,33 @@ export async function strategyAssignCommand(
       if (pool) pool.models = { ...pool.models, [tier]: model };
       draft.assignments[tier] = { pool: poolId, model };
     });
+    if (options.json) {
+      printJson(context, { tier, assignment: { pool: poolId, model }, poolLabel: runtime.label(poolId) });
+      return;
+    }
     context.io.out(`assigned tier ${tier} → ${runtime.label(poolId)} (${model})\n`);
   });
 }
 
 /** `bullswarm strategy unassign <tier>`: removing an assignment that is not there is not an error. */
-export async function strategyUnassignCommand(context: CommandContext, tier: string): Promise<void> {
+export async function strategyUnassignCommand(
+  context: CommandContext,
+  tier: string,
+  options: { json?: boolean } = {},
+): Promise<void> {
   checkTier(tier);
   await withRuntime(context, {}, async (runtime) => {
     let removed = false;
+    let assignment: { pool: string; model: string } | undefined;
     runtime.home.updateState((draft) => {
       removed = Object.hasOwn(draft.assignments, tier);
+      assignment = draft.assignments[tier] === undefined ? undefined : { ...draft.assignments[tier] };
       delete draft.assignments[tier];
     });
+    if (options.json) {
+      printJson(context, { tier, removed, assignment: assignment ?? null });
+      return;
+    }
     context.io.out(
       removed ? `unassigned tier ${tier}\n` : `tier ${tier} had no assignment (nothing to do)\n`,
     );
@@ -247,13 +261,13 @@ export async function strategyApplyCommand(
 export async function strategySetSubscriptionCommand(
   context: CommandContext,
   ref: string,
-  options: { quotaWindow: 'weekly' | 'monthly'; resetsAt?: string },
+  options: { quotaWindow: 'weekly' | 'monthly'; resetsAt?: string; json?: boolean },
 ): Promise<void> {
   const resetsAt =
     options.resetsAt === undefined ? undefined : formatTime(parseInstant(options.resetsAt, '--resets-at'));
   await withRuntime(context, {}, async (runtime) => {
     const poolId = runtime.home.resolvePoolRef(ref);
-    runtime.home.updateState((draft) => {
+    const state = runtime.home.updateState((draft) => {
       const pool = draft.pools.find((p) => p.id === poolId);
       if (pool) {
         pool.subscription = {
@@ -262,6 +276,13 @@ export async function strategySetSubscriptionCommand(
         };
       }
     });
+    if (options.json) {
+      printJson(context, {
+        pool: state.pools.find((p) => p.id === poolId) ?? null,
+        poolLabel: runtime.label(poolId),
+      });
+      return;
+    }
     context.io.out(
       `${runtime.label(poolId)} is paced on its ${options.quotaWindow} window${resetsAt === undefined ? '' : ` ending ${resetsAt}`}\n`,
     );
