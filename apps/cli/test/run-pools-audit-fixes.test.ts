@@ -238,3 +238,15 @@ describe('--json on the pool and strategy changes', () => {
     });
   });
 });
+
+describe('strategy unassign', () => {
+  it('an unknown tier is exit 2 naming it and the known tiers; a known unassigned one is not an error', async () => {
+    const f = home([{ connector: 'sim', account: 'a', windows: weekly(10) }]);
+    const bogus = await bullswarm(['strategy', 'unassign', 'bogus'], { home: f.home, env: f.env });
+    expect(bogus.exitCode).toBe(2);
+    expect(bogus.stderr).toContain('<tier> "bogus" is not a tier: expected one of low, medium, high');
+    const known = await bullswarm(['strategy', 'unassign', 'medium'], { home: f.home, env: f.env });
+    expect(known.exitCode).toBe(0);
+    expect(known.stdout).toBe('tier medium had no assignment (nothing to do)\n');
+  });
+});

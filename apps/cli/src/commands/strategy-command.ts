@@ -1,5 +1,5 @@
 import type { ConnectorV1 } from '@bullswarm/connectors';
-import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
+import { BUILTIN_TIERS, type BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import {
   estimateDuration,
   formatCompact,
@@ -162,7 +162,24 @@ export async function strategyAssignCommand(
   });
 }
 
-/** `bullswarm strategy unassign <tier>`: removing an assignment that is not there is not an error. */
+/**
+ * The tiers a home knows: the built-in ones, every tier an installed connector or a pool names,
+ * and every assigned tier (so a stale assignment can always be removed).
+ */
+function knownTiers(runtime: BullswarmRuntime): string[] {
+  const known = new Set<string>(BUILTIN_TIERS);
+  for (const connector of runtime.connectors.values()) {
+    for (const name of Object.keys(connector.modelProfiles)) known.add(name);
+  }
+  for (const pool of runtime.state.pools) for (const name of Object.keys(pool.models)) known.add(name);
+  for (const name of Object.keys(runtime.state.assignments)) known.add(name);
+  return orderedTiers([...known]);
+}
+
+/**
+ * `bullswarm strategy unassign <tier>`: removing an assignment that is not there is not an error;
+ * a tier nothing in the home knows (a typo) is a usage error (exit 2) listing the known ones.
+ */
 export async function strategyUnassignCommand(
   context: CommandContext,
   tier: string,
@@ -170,6 +187,14 @@ export async function strategyUnassignCommand(
 ): Promise<void> {
   checkTier(tier);
   await withRuntime(context, {}, async (runtime) => {
+    const known = knownTiers(runtime);
+    if (!known.includes(tier)) {
+      throw new CliUsageError({
+        message: `<tier> "${tier}" is not a tier: expected one of ${known.join(', ')}`,
+        flag: '<tier>',
+        expected: known.join(', '),
+      });
+    }
     let removed = false;
     let assignment: { pool: string; model: string } | undefined;
     runtime.home.updateState((draft) => {
