@@ -55,12 +55,14 @@ describe('exit code 2 for usage errors and bad input, never a stack without --de
     );
   });
 
-  it('a bad --retry-attempts value', async () => {
-    const result = await bullswarm(['run', '--lane', 'build', '--retry-attempts', 'two', 'x'], {
+  it.each(['two', '11', '99999'])('a bad --retry-attempts value (%s): 0 to 10', async (value) => {
+    const result = await bullswarm(['run', '--lane', 'build', '--retry-attempts', value, 'x'], {
       home: home(),
     });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('error: --retry-attempts "two" is not valid: expected a whole number >= 0\n');
+    expect(result.stderr).toBe(
+      `error: --retry-attempts "${value}" is not valid: expected a whole number from 0 to 10\n`,
+    );
   });
 
   it('an unknown pool lists the known pools', async () => {

@@ -186,7 +186,7 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .option('--worker-pool <pool>', 'pin the run to one pool (id or label)')
     .option(
       '--retry-attempts <n>',
-      'automatic retries after a crash, stall, sign-in failure or empty answer (default 1)',
+      'automatic retries after a crash, stall, sign-in failure or empty answer: 0 to 10 (default 1)',
     )
     .option('--dry-run', 'show the pick and its forecast; spawn nothing')
     .option('--json', 'print one JSON object with the result and the candidate rows')

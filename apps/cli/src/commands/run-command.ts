@@ -35,6 +35,9 @@ export interface RunOptions {
   readonly caller?: boolean;
 }
 
+/** The most automatic retries `run --retry-attempts` takes (a runaway value would spawn without end). */
+export const MAX_RETRY_ATTEMPTS = 10;
+
 /** A checked `bullswarm run` command line. */
 export interface RunPlan {
   readonly lane: Lane;
@@ -116,7 +119,7 @@ export async function planRun(
     retryAttempts:
       options.retryAttempts === undefined
         ? undefined
-        : parseWholeNumber(options.retryAttempts, '--retry-attempts'),
+        : parseWholeNumber(options.retryAttempts, '--retry-attempts', 0, MAX_RETRY_ATTEMPTS),
     workerPool: options.workerPool,
   };
 }

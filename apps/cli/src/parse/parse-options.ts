@@ -26,12 +26,13 @@ export function parseLane(value: string | undefined, flag = '--lane'): Lane {
 }
 
 /** A whole number >= `min` (`--retry-attempts 2`). */
-export function parseWholeNumber(value: string, flag: string, min = 0): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min) {
+export function parseWholeNumber(value: string, flag: string, min = 0, max?: number): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || (max !== undefined && Number(value) > max)) {
+    const expected = max === undefined ? `a whole number >= ${min}` : `a whole number from ${min} to ${max}`;
     throw new CliUsageError({
-      message: `${flag} "${value}" is not valid: expected a whole number >= ${min}`,
+      message: `${flag} "${value}" is not valid: expected ${expected}`,
       flag,
-      expected: `a whole number >= ${min}`,
+      expected,
     });
   }
   return Number(value);
