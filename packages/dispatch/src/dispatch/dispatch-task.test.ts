@@ -425,6 +425,35 @@ async function installSimTwin(f: DispatchFixture): Promise<void> {
   Object.assign(f, { runtime: reopened });
 }
 
+describe('dispatchTask: retries beyond the first', () => {
+  it('never go back to a pool that already failed in this task while another eligible pool remains', async () => {
+    const crash = { default: 'crash' };
+    const f = await createDispatchFixture([
+      { account: 'a', windows: weekly(10), scenario: crash }, // surplus 40
+      { account: 'b', windows: weekly(20), scenario: crash }, // surplus 30
+      { account: 'c', windows: weekly(30) }, // surplus 20
+    ]);
+    const result = await dispatchTask(f.runtime, f.request({ retryAttempts: 3 }));
+    expect(result).toMatchObject({ ok: true, poolId: 'sim:c' });
+    expect(result.attempts.map((a) => [a.poolId, a.kind])).toEqual([
+      ['sim:a', 'process'],
+      ['sim:b', 'process'],
+      ['sim:c', 'ok'],
+    ]);
+  });
+
+  it('when every pool has failed, the retry avoids the last one', async () => {
+    const crash = { default: 'crash' };
+    const f = await createDispatchFixture([
+      { account: 'a', windows: weekly(10), scenario: crash },
+      { account: 'b', windows: weekly(20), scenario: crash },
+    ]);
+    const result = await dispatchTask(f.runtime, f.request({ retryAttempts: 3 }));
+    expect(result).toMatchObject({ ok: false, kind: 'process' });
+    expect(result.attempts.map((a) => a.poolId)).toEqual(['sim:a', 'sim:b', 'sim:a', 'sim:b']);
+  });
+});
+
 describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
   it('a route that leaves no pool is no-eligible-pool', async () => {
     const f = await createDispatchFixture([{ account: 'a', windows: weekly(10) }]);

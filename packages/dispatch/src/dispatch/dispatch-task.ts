@@ -250,22 +250,30 @@ export async function dispatchTask(
   const attempts: AttemptReport[] = [];
   let throttleBackoffs = 0;
 
+  /** Pools an attempt of this task failed on (crash, empty answer, stall), oldest first. */
+  const failedPools: string[] = [];
+
   /**
-   * One pick over fresh snapshots. `avoid` is left out when another pool can take the task (a
-   * retry); a free model the tier names is probed first, and a failed probe leaves its pool out
-   * (`probe: <reason>`) and routing continues.
+   * One pick over fresh snapshots. `avoid` (the pools that failed in this task, last one last) is
+   * left out while another pool can take the task (a retry): every failed pool first, then only the
+   * last one, then none (the same pool when it is the only one). A free model the tier names is
+   * probed first, and a failed probe leaves its pool out (`probe: <reason>`) and routing continues.
    */
-  const pick = async (avoid?: string): Promise<PoolPick> => {
+  const pick = async (avoid: readonly string[] = []): Promise<PoolPick> => {
     // The meters are read here, outside any lock: a slow meter never holds the ledger.
     const built = await buildPoolSnapshots(runtime);
     for (;;) {
       const task: RouteTask = excluded.length > 0 ? { ...baseTask, excludedPools: [...excluded] } : baseTask;
       const decide = (snapshots: PoolSnapshots): RouteDecision => {
-        if (avoid !== undefined && snapshots.details.has(avoid)) {
+        const last = avoid.at(-1);
+        const tries =
+          avoid.length > 1 && last !== undefined ? [new Set(avoid), new Set([last])] : [new Set(avoid)];
+        for (const left of tries) {
+          if (![...left].some((id) => snapshots.details.has(id))) continue;
           const others: PoolSnapshots = {
             now: snapshots.now,
-            pools: snapshots.pools.filter((pool) => pool.id !== avoid),
-            details: new Map([...snapshots.details].filter(([id]) => id !== avoid)),
+            pools: snapshots.pools.filter((pool) => !left.has(pool.id)),
+            details: new Map([...snapshots.details].filter(([id]) => !left.has(id))),
           };
           const decision = routeOverSnapshots(runtime, task, others).decision;
           if (decision.poolId !== null) return decision;
@@ -667,7 +675,8 @@ export async function dispatchTask(
       }
       next = await pick();
     } else {
-      next = await pick(poolId);
+      failedPools.push(poolId);
+      next = await pick(failedPools);
     }
     if (!next.chosen) {
       const why = `${attempt.why} · no retry: ${rejectionList(runtime, next.decision)}`;
