@@ -250,3 +250,18 @@ describe('strategy unassign', () => {
     expect(known.stdout).toBe('tier medium had no assignment (nothing to do)\n');
   });
 });
+
+describe('the FAILED line', () => {
+  it('a stall says "stalled: no output for …" once, not "stalled: stalled:"', async () => {
+    const f = home([
+      { connector: 'sim', account: 'a', windows: weekly(10), scenario: { default: { scenario: 'stall' } } },
+    ]);
+    const result = await bullswarm(['run', '--lane', 'analyze', '--retry-attempts', '0', 'hi'], {
+      home: f.home,
+      env: { ...f.env, BULLSWARM_WORKER_SILENCE_SEC: '1' },
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^FAILED \[sim:a\] stalled: no output for 1s$/m);
+    expect(result.stderr).not.toContain('stalled: stalled');
+  });
+});

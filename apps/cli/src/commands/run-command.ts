@@ -350,7 +350,10 @@ async function realRun(
     context.io.err(`${colors.dim(`attempt files: ${runDir}`)}\n`);
   } else {
     const label = poolLabel ?? 'no pool';
-    context.io.err(`${colors.red('FAILED')} [${label}] ${result.kind}: ${result.why ?? result.reason}\n`);
+    const why = result.why ?? result.reason;
+    // A why that already opens with the kind (`stalled: no output for 3s`) is not prefixed twice.
+    const text = why.startsWith(`${result.kind}:`) ? why : `${result.kind}: ${why}`;
+    context.io.err(`${colors.red('FAILED')} [${label}] ${text}\n`);
     if (result.backAt !== undefined) context.io.err(`back at ${formatTime(result.backAt)}\n`);
     if (hasAttempts) context.io.err(`${colors.dim(`attempt files: ${runDir}`)}\n`);
   }
