@@ -150,7 +150,7 @@ describe('bullswarm pools', () => {
     const result = await bullswarm(['pools'], { home, env: nowEnv(later) });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('weekly used 40% elapsed');
-    expect(result.stdout).toContain('[stale · no meter file, retry in 1m]');
+    expect(result.stdout).toContain('[stale · no meter file, retry in 30s]');
     const json = JSON.parse((await bullswarm(['pools', '--json'], { home, env: nowEnv(later) })).stdout);
     expect(json.pools[0]).toMatchObject({
       meter: { status: 'stale' },

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SIM_CLI_PATH } from '@bullswarm/connectors';
+import { openStore } from '@bullswarm/store';
 import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, startBullswarm, tempDirs } from './support/cli';
@@ -263,5 +264,51 @@ describe('the FAILED line', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/^FAILED \[sim:a\] stalled: no output for 1s$/m);
     expect(result.stderr).not.toContain('stalled: stalled');
+  });
+});
+
+describe('sub-minute durations read in seconds', () => {
+  it('strategy p50=40s, assignments "(20s ago)  expected 30s", pools "retry in 30s"', async () => {
+    const f = home([
+      { connector: 'echo' },
+      { connector: 'grok', meter: { type: 'file' }, windows: weekly(10) },
+    ]);
+    const store = openStore({ dbPath: join(f.home, 'bullswarm.db') });
+    try {
+      for (const i of [0, 1, 2]) {
+        store.runs.append({
+          id: `r${i}`,
+          poolId: 'echo',
+          tier: 'low',
+          lane: 'chore',
+          action: 'run',
+          startedAt: NOW - 3_600_000,
+          endedAt: NOW - 3_600_000 + 40_000,
+          stalled: false,
+          outcome: 'ok',
+          workerMinutes: 40 / 60,
+        });
+      }
+      store.ledger.record({
+        poolId: 'echo',
+        action: 'run-live',
+        startedAt: NOW - 20_000,
+        expectedMinutes: 0.5,
+        pid: process.pid,
+      });
+    } finally {
+      store.close();
+    }
+    const strategy = await bullswarm(['strategy'], { home: f.home, env: f.env });
+    expect(strategy.stdout).toMatch(/^echo +low +echo \(free\) +p50=40s n=3 /m);
+    const assignments = await bullswarm(['assignments'], { home: f.home, env: f.env });
+    expect(assignments.stdout).toBe(
+      `echo  run-live  started 2026-11-30T11:59:40Z (20s ago)  expected 30s  pid ${process.pid}  worker -\n`,
+    );
+    // The grok meter file goes away: the failed poll holds the reading for 30 s.
+    expect((await bullswarm(['pools'], { home: f.home, env: f.env })).exitCode).toBe(0);
+    rmSync(join(f.home, 'meters', 'grok.json'));
+    const pools = await bullswarm(['pools'], { home: f.home, env: nowEnv(NOW + 10 * 60_000) });
+    expect(pools.stdout).toContain('[stale · no meter file, retry in 30s]');
   });
 });

@@ -1,6 +1,7 @@
-import { formatDurationMs, formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing';
 import { type CommandContext, openCliHome, printJson } from '../cli/command-context';
 import { alignColumns } from '../output/align-columns';
+import { formatSeconds, formatShortDuration } from '../output/format-seconds';
 
 /** One in-flight entry as `bullswarm assignments` shows it. */
 export interface AssignmentRow {
@@ -67,8 +68,8 @@ export async function assignmentsCommand(
   const table = rows.map((row) => [
     row.poolLabel,
     row.action,
-    `started ${formatTime(Date.parse(row.startedAt))} (${formatDurationMs(row.elapsedMinutes * 60_000)} ago)`,
-    `expected ${row.expectedMinutes === null ? '?' : `${row.expectedMinutes.toFixed(1)}m`}`,
+    `started ${formatTime(Date.parse(row.startedAt))} (${formatShortDuration(row.elapsedMinutes)} ago)`,
+    `expected ${row.expectedMinutes === null ? '?' : row.expectedMinutes < 1 ? formatSeconds(row.expectedMinutes) : `${row.expectedMinutes.toFixed(1)}m`}`,
     `pid ${row.pid}`,
     `worker ${row.workerPid ?? '-'}`,
   ]);

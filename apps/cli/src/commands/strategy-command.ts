@@ -12,6 +12,7 @@ import { TIER_PATTERN } from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, printJson, withRuntime } from '../cli/command-context';
 import { alignColumns } from '../output/align-columns';
+import { formatSeconds } from '../output/format-seconds';
 import { parseInstant, windowFlagName } from '../parse/parse-options';
 import { orderedTiers } from '../pools/pool-view';
 import { checkAllowedModel } from './pools-command';
@@ -98,7 +99,7 @@ export async function strategyShowCommand(
       row.poolLabel,
       row.tier,
       `${row.model ?? '(cli default)'}${row.free ? ' (free)' : ''}${row.assigned ? ' [assigned]' : ''}`,
-      `p50=${row.p50Minutes === null ? '-' : `${formatCompact(row.p50Minutes)}m`} n=${row.runs}`,
+      `p50=${row.p50Minutes === null ? '-' : row.p50Minutes < 1 ? formatSeconds(row.p50Minutes) : `${formatCompact(row.p50Minutes)}m`} n=${row.runs}`,
       `stall=${formatCompact(row.stallMinutes)}m (${row.stallBasis})`,
       `rates=${formatRates(row.spendRates)}`,
     ]);

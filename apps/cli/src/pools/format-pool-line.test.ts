@@ -107,7 +107,7 @@ describe('formatMeterColumn', () => {
         meterError: 'no meter file',
         meterHoldUntil: '2026-11-30T12:00:30Z',
       },
-      'unmetered [no meter file, retry in 1m]',
+      'unmetered [no meter file, retry in 30s]',
     ],
   ])('%s', (_label, overrides, expected) => {
     expect(formatMeterColumn(view(overrides), NOW)).toBe(expected);

@@ -1,12 +1,6 @@
-import {
-  formatCompact,
-  formatDuration,
-  formatDurationMs,
-  formatPct,
-  formatSurplus,
-  windowLabel,
-} from '@bullswarm/pacing';
+import { formatCompact, formatDuration, formatPct, formatSurplus, windowLabel } from '@bullswarm/pacing';
 import { type Colors, createColors } from '../output/color';
+import { formatShortDuration } from '../output/format-seconds';
 import { orderedTiers, type PoolView } from './pool-view';
 
 /**
@@ -48,7 +42,7 @@ function holdText(view: PoolView, now: number): string | null {
   if (view.meterError === null) return null;
   if (view.meterHoldUntil === null) return view.meterError;
   const waitMs = Date.parse(view.meterHoldUntil) - now;
-  return `${view.meterError}, retry ${waitMs > 0 ? `in ${formatDurationMs(waitMs)}` : 'now'}`;
+  return `${view.meterError}, retry ${waitMs > 0 ? `in ${formatShortDuration(waitMs / 60_000)}` : 'now'}`;
 }
 
 /**
