@@ -42,7 +42,14 @@ describe('exit code 2 for usage errors and bad input, never a stack without --de
   it('a missing --lane', async () => {
     const result = await bullswarm(['run', '--dry-run', 'x'], { home: home() });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("required option '--lane <lane>' not specified");
+    expect(result.stderr).toBe('error: --lane is required: one of analyze, build, chore\n');
+  });
+
+  it('an unknown option is named as such, even without --lane', async () => {
+    const result = await bullswarm(['run', '--bogus', 'x'], { home: home() });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("unknown option '--bogus'");
+    expect(result.stderr).not.toContain('--lane');
   });
 
   it('an --effort tier no connector declares', async () => {

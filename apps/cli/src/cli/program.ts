@@ -171,10 +171,10 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .command('run')
     .description('route one task to the best pool and run it there (or only show the pick with --dry-run)')
     .argument('[prompt...]', 'the task; "-" reads it from stdin')
+    // --lane is required, but checked by the command (planRun), not by commander: commander checks
+    // mandatory options before unknown ones, so `run --bogus x` would blame the missing --lane.
     .addOption(
-      new Option('--lane <lane>', 'the kind of work')
-        .choices(['analyze', 'build', 'chore'])
-        .makeOptionMandatory(),
+      new Option('--lane <lane>', 'the kind of work (required)').choices(['analyze', 'build', 'chore']),
     )
     .option(
       '--effort <tier>',
