@@ -57,8 +57,14 @@ export interface PoolMeter {
   readonly readAt?: number;
   /** The provider reported an active rate limit (feeds the capacity verdict). */
   readonly rateLimited?: boolean;
-  /** Why the last poll failed, when the reading is held stale. */
+  /** Why the last poll failed, when the reading is held stale (a short status: `http 429`, `bad meter reading`). */
   readonly meterError?: string;
+  /**
+   * The reader's full message for `meterError`, naming the file, command or endpoint and the field
+   * path (`…/meter.json is not a valid bullswarm meter reading: windows[0].resetsAt: …`). Never
+   * holds a credential. Absent when `meterError` is (and on holds written before it existed).
+   */
+  readonly meterErrorDetail?: string;
   /** Until when the stale reading is held before the next poll (epoch ms). */
   readonly meterHoldUntil?: number;
 }
