@@ -90,8 +90,10 @@ export interface MeterCacheEntry {
   readonly readAt: number;
   readonly source: string;
   readonly rateLimited?: boolean;
-  /** Set after a failed poll: why it failed. */
+  /** Set after a failed poll: why it failed (short status). */
   readonly meterError?: string;
+  /** Set after a failed poll: the reader's full message (file/field path; never a credential). */
+  readonly meterErrorDetail?: string;
   /** Set after a failed poll: no re-poll before this time (back-off). */
   readonly meterHoldUntil?: number;
   /** Consecutive failed polls (drives the back-off). */

@@ -85,5 +85,7 @@ export const coreMigrations: StoreMigrations = {
       PRIMARY KEY (pool, model)
     );
     `,
+    // 2: the reader's full message beside meter_error (`pools --debug`, `pools --json`).
+    'ALTER TABLE meter_cache ADD COLUMN meter_error_detail TEXT',
   ],
 };

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreInputError } from '../errors/store-input-error';
 import { useTempDirs } from '../test-support/temp-dir';
+import { coreMigrations } from './core-migrations';
 import { type EmbeddedBullswarmStore, openStore } from './open-store';
 
 const tempDir = useTempDirs();
@@ -119,6 +121,7 @@ describe('meter log', () => {
       source: 'codex-rollout',
       rateLimited: true,
       meterError: 'HTTP 500',
+      meterErrorDetail: 'GET https://example.test/usage: HTTP 500',
       meterHoldUntil: 400,
       failures: 2,
     };
@@ -127,6 +130,46 @@ describe('meter log', () => {
     expect(() =>
       store?.meters.setCache({ ...failed, windows: [{ ...weekly, usedPct: 'lots' as never }] }),
     ).toThrow(StoreInputError);
+  });
+
+  it('adds meter_error_detail to a version-1 database, keeping its cache rows', () => {
+    const dbPath = join(tempDir(), 'bullswarm.db');
+    // A database as the first release left it: only the store's migration 1 applied.
+    const v1 = new Database(dbPath);
+    v1.exec(coreMigrations.migrations[0] as string);
+    v1.exec(`CREATE TABLE schema_migrations (namespace TEXT NOT NULL, version INTEGER NOT NULL,
+      applied_at INTEGER NOT NULL, PRIMARY KEY (namespace, version))`);
+    v1.prepare("INSERT INTO schema_migrations VALUES ('store', 1, 0)").run();
+    v1.pragma('user_version = 1');
+    v1.prepare(
+      `INSERT INTO meter_cache (pool, windows, read_at, source, meter_error, meter_hold_until, failures)
+       VALUES ('grok', '[]', 0, 'file', 'no meter file', 500, 1)`,
+    ).run();
+    v1.close();
+    store = openStore({ dbPath });
+    expect(store.schemaVersion('store')).toBe(2);
+    expect(store.meters.getCache('grok')).toEqual({
+      poolId: 'grok',
+      windows: [],
+      readAt: 0,
+      source: 'file',
+      meterError: 'no meter file',
+      meterHoldUntil: 500,
+      failures: 1,
+    });
+    store.meters.setCache({
+      poolId: 'grok',
+      windows: [],
+      readAt: 0,
+      source: 'file',
+      meterError: 'bad meter reading',
+      meterErrorDetail: '/m.json is not a valid bullswarm meter reading: windows[0].resetsAt: …',
+      meterHoldUntil: 600,
+      failures: 2,
+    });
+    expect(store.meters.getCache('grok')?.meterErrorDetail).toBe(
+      '/m.json is not a valid bullswarm meter reading: windows[0].resetsAt: …',
+    );
   });
 
   it('sets, replaces and clears manual readings', () => {

@@ -30,6 +30,7 @@ interface CacheRow {
   source: string;
   rate_limited: number | null;
   meter_error: string | null;
+  meter_error_detail: string | null;
   meter_hold_until: number | null;
   failures: number;
   force_reread: number;
@@ -71,10 +72,10 @@ export class SqliteMeterLog implements MeterLog {
     );
     this.selectCache = db.prepare('SELECT * FROM meter_cache WHERE pool = ?');
     this.upsertCache = db.prepare(
-      `INSERT INTO meter_cache (pool, windows, read_at, source, rate_limited, meter_error, meter_hold_until, failures, force_reread)
-       VALUES (@pool, @windows, @read_at, @source, @rate_limited, @meter_error, @meter_hold_until, @failures, @force_reread)
+      `INSERT INTO meter_cache (pool, windows, read_at, source, rate_limited, meter_error, meter_error_detail, meter_hold_until, failures, force_reread)
+       VALUES (@pool, @windows, @read_at, @source, @rate_limited, @meter_error, @meter_error_detail, @meter_hold_until, @failures, @force_reread)
        ON CONFLICT (pool) DO UPDATE SET windows = excluded.windows, read_at = excluded.read_at, source = excluded.source,
-         rate_limited = excluded.rate_limited, meter_error = excluded.meter_error,
+         rate_limited = excluded.rate_limited, meter_error = excluded.meter_error, meter_error_detail = excluded.meter_error_detail,
          meter_hold_until = excluded.meter_hold_until, failures = excluded.failures, force_reread = excluded.force_reread`,
     );
     this.markReread = db.prepare('UPDATE meter_cache SET force_reread = 1 WHERE pool = ?');
@@ -147,6 +148,7 @@ export class SqliteMeterLog implements MeterLog {
       source: row.source,
       ...(row.rate_limited === null ? {} : { rateLimited: row.rate_limited === 1 }),
       ...(row.meter_error === null ? {} : { meterError: row.meter_error }),
+      ...(row.meter_error_detail == null ? {} : { meterErrorDetail: row.meter_error_detail }),
       ...(row.meter_hold_until === null ? {} : { meterHoldUntil: row.meter_hold_until }),
       failures: row.failures,
       ...(row.force_reread === 1 ? { forceReread: true } : {}),
@@ -164,6 +166,7 @@ export class SqliteMeterLog implements MeterLog {
       rate_limited:
         entry.rateLimited === undefined ? null : requireBoolean(op, 'rateLimited', entry.rateLimited) ? 1 : 0,
       meter_error: optionalString(op, 'meterError', entry.meterError),
+      meter_error_detail: optionalString(op, 'meterErrorDetail', entry.meterErrorDetail),
       meter_hold_until: optionalTime(op, 'meterHoldUntil', entry.meterHoldUntil),
       failures: Math.trunc(failures),
       force_reread: entry.forceReread === true ? 1 : 0,

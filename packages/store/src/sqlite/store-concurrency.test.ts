@@ -45,6 +45,9 @@ describe('store under concurrency (real processes, one database)', () => {
     expect(new Set(runs.map((run) => run.id))).toEqual(expected);
     expect(store.ledger.list()).toEqual([]);
     const tracked = store.database.prepare('SELECT namespace, version FROM schema_migrations').all();
-    expect(tracked).toEqual([{ namespace: 'store', version: 1 }]);
+    expect(tracked).toEqual([
+      { namespace: 'store', version: 1 },
+      { namespace: 'store', version: 2 },
+    ]);
   }, 180_000);
 });
