@@ -115,6 +115,7 @@ describe('meter service: stale hold', () => {
       windows: expect.any(Array),
       readAt: T0,
       meterError: 'no meter file',
+      meterErrorDetail: `no meter file at ${meterFile}`,
       meterHoldUntil: T0 + 200_000 + 30_000,
     });
     expect(usedOf(stale)).toEqual({ five_hour: 30, weekly: 50 });
@@ -127,6 +128,7 @@ describe('meter service: stale hold', () => {
     const recovered = await read();
     expect(recovered).toMatchObject({ status: 'live', readAt: T0 + 230_000 });
     expect(recovered.meterError).toBeUndefined();
+    expect(recovered.meterErrorDetail).toBeUndefined();
     expect(usedOf(recovered)).toEqual({ five_hour: 31, weekly: 51 });
   });
 
@@ -158,6 +160,7 @@ describe('meter service: stale hold', () => {
       status: 'unmetered',
       windows: [],
       meterError: 'no meter file',
+      meterErrorDetail: `no meter file at ${meterFile}`,
       meterHoldUntil: T0 + 30_000,
     });
     await writeFile(meterFile, reading(5, 5));
@@ -181,6 +184,51 @@ describe('meter service: stale hold', () => {
     expect(await read()).toMatchObject({ status: 'unmetered', meterError: 'bad meter reading' });
     const bad = await read({ poolId: 'other', source: { type: 'file', path: `${dir}/{{acount}}.json` } });
     expect(bad).toMatchObject({ status: 'unmetered', meterError: 'bad meter source' });
+  });
+
+  it("keeps the reader's full message as meterErrorDetail: file and field path, held and cleared with the hold", async () => {
+    const { clock, meterFile, read, store } = await setup();
+    await writeFile(meterFile, reading(30, 50));
+    await read();
+    // An exporter that writes epoch seconds: the short status alone cannot say so.
+    await writeFile(
+      meterFile,
+      JSON.stringify({ windows: [{ kind: 'weekly', usedPct: 50, resetsAt: Math.floor(WEEK_RESET / 1000) }] }),
+    );
+    clock.set(T0 + 200_000);
+    const stale = await read();
+    expect(stale).toMatchObject({ status: 'stale', meterError: 'bad meter reading' });
+    expect(stale.meterErrorDetail).toContain(meterFile);
+    expect(stale.meterErrorDetail).toContain(
+      'is not a valid bullswarm meter reading: windows[0].resetsAt: expected epoch milliseconds',
+    );
+    // It is in the cache row, so another process (and the next read inside the hold) sees it.
+    expect(store.meters.getCache('grok')?.meterErrorDetail).toBe(stale.meterErrorDetail);
+    clock.advance(10_000);
+    expect(await read()).toEqual(stale);
+    clock.set(stale.meterHoldUntil ?? 0);
+    await writeFile(meterFile, reading(31, 51));
+    expect((await read()).meterErrorDetail).toBeUndefined();
+    expect(store.meters.getCache('grok')?.meterErrorDetail).toBeUndefined();
+  });
+
+  it('a command failure keeps the command line and stderr, with credential env values redacted', async () => {
+    const fakeMeter = fileURLToPath(new URL('../__fixtures__/fake-meter.mjs', import.meta.url));
+    const secret = 'sk-test-0123456789abcdef';
+    const { service, dir } = await setup({ env: { METER_API_TOKEN: secret } });
+    const meter = await service.readPoolMeter({
+      poolId: 'grok',
+      home: dir,
+      source: {
+        type: 'command',
+        command: process.execPath,
+        args: [fakeMeter, 'exit', '3', '--token={{env.METER_API_TOKEN}}'],
+      },
+    });
+    expect(meter).toMatchObject({ status: 'unmetered', meterError: 'command exited 3' });
+    expect(meter.meterErrorDetail).toContain('exited 3: meter backend down');
+    expect(meter.meterErrorDetail).toContain('--token=<METER_API_TOKEN>');
+    expect(JSON.stringify(meter)).not.toContain(secret);
   });
 
   it('Claude usage endpoint: 200 live, then 429 held stale as "http 429", 401 as "http 401"', async () => {
@@ -224,6 +272,9 @@ describe('meter service: stale hold', () => {
       meterError: 'http 401',
       meterHoldUntil: clock() + 60_000,
     });
+    expect(unauthorized.meterErrorDetail).toBe(
+      `GET ${server.baseUrl}/api/oauth/usage: 401 (the OAuth token was rejected; run claude to log in again)`,
+    );
   });
 
   it('command source failures are held as "command exited <n>"', async () => {

@@ -9,6 +9,7 @@ import { createMeterReader, type MeterReaderOptions } from '../sources/create-me
 import type { MeterReadContext } from '../sources/meter-reader';
 import { accountOfPoolId } from '../template/expand-template';
 import { backoffDelayMs, type MeterBackoff } from './backoff';
+import { meterErrorDetail } from './meter-error-detail';
 
 /** Settings of {@link createMeterService}. */
 export interface MeterServiceSettings {
@@ -114,7 +115,8 @@ const RESET_MATCH_MS = 10 * 60_000;
  * 4. Otherwise the source is read. Success → status `live`; the cache is replaced and the
  *    windows are retained (one row per window). Failure → the previous good reading is held with
  *    status `stale`, `meterError` = the error's short status (`http 429`, `command exited 1`,
- *    `no meter file`) and `meterHoldUntil` = now + back-off (30 s, 60 s, 120 s … capped at
+ *    `no meter file`), `meterErrorDetail` = its full message (the file or command and the field
+ *    path; credentials redacted, see {@link meterErrorDetail}) and `meterHoldUntil` = now + back-off (30 s, 60 s, 120 s … capped at
  *    15 min, counted in consecutive failures); with no previous reading → `unmetered` with
  *    `meterError`.
  *
@@ -153,6 +155,7 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
   function held(entry: MeterCacheEntry): PoolMeter {
     const failure = {
       ...(entry.meterError === undefined ? {} : { meterError: entry.meterError }),
+      ...(entry.meterErrorDetail === undefined ? {} : { meterErrorDetail: entry.meterErrorDetail }),
       ...(entry.meterHoldUntil === undefined ? {} : { meterHoldUntil: entry.meterHoldUntil }),
     };
     if (entry.readAt === NEVER_READ_AT) return { status: 'unmetered', windows: [], ...failure };
@@ -247,7 +250,7 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     try {
       result = await createMeterReader(source, settings.readers).read(context);
     } catch (error) {
-      return recordFailure(poolId, source.type, toReadError(error, source.type));
+      return recordFailure(poolId, source.type, toReadError(error, source.type), context.env);
     }
     if (result.kind === 'unmetered') return { status: 'unmetered', windows: [] };
     if (result.kind === 'manual') return { status: 'manual', windows: result.windows, readAt: result.readAt };
@@ -285,13 +288,19 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     return windows.length === 0 ? undefined : { windows, markedAt: cache.readAt };
   }
 
-  function recordFailure(poolId: string, sourceType: string, error: MeterReadError): PoolMeter {
+  function recordFailure(
+    poolId: string,
+    sourceType: string,
+    error: MeterReadError,
+    env: MeterReadContext['env'],
+  ): PoolMeter {
     // Re-read: another process may have written the cache while this one was polling.
     const cache = meters.getCache(poolId);
     const now = clock();
     const failures = (cache?.failures ?? 0) + 1;
     const failure = {
       meterError: error.status,
+      meterErrorDetail: meterErrorDetail(error, env),
       meterHoldUntil: now + backoffDelayMs(failures, settings.backoff),
     };
     const entry: MeterCacheEntry =

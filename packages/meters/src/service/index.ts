@@ -11,3 +11,4 @@ export {
   type UsageLimitMark,
   type UsageLimitNotice,
 } from './create-meter-service';
+export { MAX_METER_ERROR_DETAIL_CHARS, meterErrorDetail } from './meter-error-detail';
