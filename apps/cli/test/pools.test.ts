@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_WINDOW_MINUTES } from '@bullswarm/pacing';
 import { openStore } from '@bullswarm/store';
-import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
+import { meterFileOf, nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from './support/cli';
 
@@ -157,6 +157,57 @@ describe('bullswarm pools', () => {
       meterError: 'no meter file',
       meterHoldUntil: '2026-09-10T12:10:30Z',
     });
+  });
+
+  it('shows why a file meter could not be read: the detail in --json and --debug, the short status on the line', async () => {
+    const home = dirs.make();
+    const pool: TestPool = {
+      connector: 'sim',
+      account: 'a',
+      windows: [{ kind: 'weekly', usedPct: 40, resetsInMin: 5040 }],
+    };
+    writeTestHome(home, { now: NOW, pools: [pool] });
+    expect((await bullswarm(['pools'], { home, env: nowEnv(NOW) })).exitCode).toBe(0);
+    // An exporter that writes epoch seconds where the format wants milliseconds.
+    const meterFile = meterFileOf(home, pool)!;
+    const resetsAtSeconds = Math.floor((NOW + 5040 * 60_000) / 1000);
+    writeFileSync(
+      meterFile,
+      JSON.stringify({ windows: [{ kind: 'weekly', usedPct: 41, resetsAt: resetsAtSeconds }] }),
+    );
+    const later = NOW + 10 * 60_000;
+    const env = nowEnv(later);
+    // Plain pools polls, fails, and keeps the spec's line: the short status only.
+    const plain = await bullswarm(['pools'], { home, env });
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stdout).toMatch(
+      /^sim:a cost=\d lanes=\S+ weekly used 40% elapsed \S+% \[stale · bad meter reading, retry in 30s\] surplus=/,
+    );
+    expect(plain.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(plain.stdout).not.toContain('windows[0]');
+    // Inside the hold the next processes read the detail from the meter cache row.
+    const json = JSON.parse((await bullswarm(['pools', '--json'], { home, env })).stdout);
+    expect(json.pools[0]).toMatchObject({ meter: { status: 'stale' }, meterError: 'bad meter reading' });
+    const detail: string = json.pools[0].meterErrorDetail;
+    expect(detail).toContain(meterFile);
+    expect(detail).toContain(
+      'is not a valid bullswarm meter reading: windows[0].resetsAt: expected epoch milliseconds',
+    );
+    const debug = await bullswarm(['pools', '--debug'], { home, env });
+    expect(debug.exitCode).toBe(0);
+    const [line, detailLine, ...rest] = debug.stdout.trimEnd().split('\n');
+    expect(line).toBe(plain.stdout.trimEnd());
+    expect(detailLine).toBe(`  meter error: ${detail}`);
+    expect(rest).toEqual([]);
+    // A pool whose meter reads fine gets no detail, in JSON or under --debug.
+    writeFileSync(meterFile, JSON.stringify({ windows: [{ kind: 'weekly', usedPct: 41 }] }));
+    const fixed = NOW + 20 * 60_000;
+    const recovered = await bullswarm(['pools', '--debug'], { home, env: nowEnv(fixed) });
+    expect(recovered.stdout).not.toContain('meter error');
+    const recoveredJson = JSON.parse(
+      (await bullswarm(['pools', '--json'], { home, env: nowEnv(fixed) })).stdout,
+    );
+    expect(recoveredJson.pools[0]).toMatchObject({ meterError: null, meterErrorDetail: null });
   });
 
   it('names the free model per tier when free-ness differs per tier, and once when it does not', async () => {

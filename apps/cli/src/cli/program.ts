@@ -50,7 +50,7 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     )
     .version(VERSION, '-V, --version', 'print the bullswarm version')
     .option('--home <dir>', 'the state home (default $BULLSWARM_HOME, else ~/.bullswarm)')
-    .option('--debug', 'print stack traces on errors')
+    .option('--debug', 'print stack traces on errors (and, in pools, why a meter could not be read)')
     .option('--no-color', 'never colour the output (NO_COLOR is honoured too)')
     .showSuggestionAfterError(true)
     .exitOverride()

@@ -5,10 +5,15 @@ import { ACCOUNT_PATTERN, ENV_NAME_PATTERN, type StateFile, type StatePool } fro
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, openCliHome, printJson, withRuntime } from '../cli/command-context';
 import { parseKeyValue } from '../parse/parse-options';
-import { formatPoolLines } from '../pools/format-pool-line';
+import { formatMeterErrorDetail, formatPoolLines } from '../pools/format-pool-line';
 import { buildPoolViews } from '../pools/pool-view';
 
-/** `bullswarm pools [--json]`: one line per pool (routing.md, "How the decision shows its work"). */
+/**
+ * `bullswarm pools [--json]`: one line per pool (routing.md, "How the decision shows its work").
+ * With `--debug`, a pool whose last meter poll failed gets one indented line under it with the
+ * reader's full message (`  meter error: <file>: windows[0].resetsAt: …`); the pool line itself
+ * keeps the short status. `--json` carries it as `meterErrorDetail` in every case.
+ */
 export async function poolsListCommand(context: CommandContext, options: { json?: boolean }): Promise<void> {
   const { buildPoolSnapshots } = await import('@bullswarm/dispatch/routing');
   await withRuntime(context, {}, async (runtime) => {
@@ -24,7 +29,12 @@ export async function poolsListCommand(context: CommandContext, options: { json?
       );
       return;
     }
-    for (const line of formatPoolLines(views, snapshots.now, context.colors)) context.io.out(`${line}\n`);
+    const lines = formatPoolLines(views, snapshots.now, context.colors);
+    views.forEach((view, index) => {
+      context.io.out(`${lines[index]}\n`);
+      const detail = context.debug ? formatMeterErrorDetail(view) : null;
+      if (detail !== null) context.io.out(`${detail}\n`);
+    });
   });
 }
 

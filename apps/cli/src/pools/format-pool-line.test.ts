@@ -4,6 +4,7 @@ import {
   formatFiveHourColumn,
   formatFreeColumn,
   formatMeterColumn,
+  formatMeterErrorDetail,
   formatStateColumn,
 } from './format-pool-line';
 import type { PoolView } from './pool-view';
@@ -23,6 +24,7 @@ function view(overrides: Partial<PoolView> = {}): PoolView {
     models: { low: { model: 'x', free: false }, medium: { model: 'y', free: false }, high: null },
     meter: { status: 'live', windows: [], readAt: null },
     meterError: null,
+    meterErrorDetail: null,
     meterHoldUntil: null,
     pacingWindow: 'weekly',
     pace: 10,
@@ -157,5 +159,19 @@ describe('formatStateColumn', () => {
 
   it('colours the state only when asked', () => {
     expect(formatStateColumn(view(), createColors(true))).toBe('\u001b[32mready\u001b[39m');
+  });
+});
+
+describe('formatMeterErrorDetail', () => {
+  it('is one indented line with the full message, the short status without one, nothing without an error', () => {
+    expect(
+      formatMeterErrorDetail(
+        view({ meterError: 'bad meter reading', meterErrorDetail: '/m.json: windows[0].resetsAt: x' }),
+      ),
+    ).toBe('  meter error: /m.json: windows[0].resetsAt: x');
+    expect(formatMeterErrorDetail(view({ meterError: 'no meter file' }))).toBe(
+      '  meter error: no meter file',
+    );
+    expect(formatMeterErrorDetail(view())).toBeNull();
   });
 });

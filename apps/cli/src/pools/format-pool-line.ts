@@ -117,6 +117,19 @@ export function formatPoolLine(
   return columns.join(' ');
 }
 
+/**
+ * The `--debug` line under a pool whose last meter poll failed: `  meter error: <the reader's full
+ * message>` (two spaces in, so it reads as belonging to the pool line above). Null when the pool
+ * has no meter error; falls back to the short status when the hold carries no detail (one written
+ * before the detail existed).
+ */
+export function formatMeterErrorDetail(
+  view: Pick<PoolView, 'meterError' | 'meterErrorDetail'>,
+): string | null {
+  const detail = view.meterErrorDetail ?? view.meterError;
+  return detail === null ? null : `  meter error: ${detail}`;
+}
+
 /** Every pool's line, labels padded to the widest one. */
 export function formatPoolLines(views: readonly PoolView[], now: number, colors?: Colors): string[] {
   const width = Math.max(0, ...views.map((view) => view.poolLabel.length));

@@ -76,7 +76,14 @@ export interface PoolView {
     readonly windows: readonly PoolViewWindow[];
     readonly readAt: string | null;
   };
+  /** The short status of the last failed poll (`bad meter reading`, `http 429`); null when none. */
   readonly meterError: string | null;
+  /**
+   * The meter reader's full message for `meterError`: the file or command and the field path
+   * (`…/meter.json is not a valid bullswarm meter reading: windows[0].resetsAt: …`), credentials
+   * redacted. Null when there is no error (or the hold predates the detail).
+   */
+  readonly meterErrorDetail: string | null;
   readonly meterHoldUntil: string | null;
   readonly pacingWindow: 'weekly' | 'monthly';
   /** Surplus: elapsed% − used% of the pacing window; null when unknown (shown `-`). */
@@ -195,6 +202,7 @@ function buildPoolView(
       readAt: meter.readAt === undefined ? null : formatTime(meter.readAt),
     },
     meterError: meter.meterError ?? null,
+    meterErrorDetail: meter.meterErrorDetail ?? null,
     meterHoldUntil: meter.meterHoldUntil === undefined ? null : formatTime(meter.meterHoldUntil),
     pacingWindow: pool.pacingWindow,
     pace: pace.pace,
