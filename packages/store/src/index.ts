@@ -61,7 +61,15 @@ export {
 } from './files/write-file-atomic';
 export { BULLSWARM_HOME, type HomePaths, type HomeRef, homePaths, resolveHome } from './home/home-paths';
 export { type BullswarmHome, type HomeStoreOptions, type OpenHomeOptions, openHome } from './home/open-home';
-export { isPidAlive, isRecordedProcessAlive, readProcessStartTime } from './process/process-liveness';
+export { DEFAULT_ORPHAN_GRACE_MS, isRecordedGroupLeader } from './process/end-orphan-group';
+export {
+  isPidAlive,
+  isRecordedProcessAlive,
+  listProcessGroup,
+  type ProcessStat,
+  readProcessStartTime,
+  readProcessStat,
+} from './process/process-liveness';
 export { STORE_NAMESPACE } from './sqlite/core-migrations';
 export type { StoreMigration, StoreMigrations } from './sqlite/migrations';
 export {

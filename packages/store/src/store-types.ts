@@ -35,7 +35,13 @@ export interface InflightEntry {
 export interface InflightLedger {
   /** Record work at dispatch; returns the entry with its generated id. */
   record(entry: Omit<InflightEntry, 'id' | 'host'> & { readonly id?: string }): InflightEntry;
-  /** Attach the spawned agent's pid to an entry. */
+  /**
+   * Attach the spawned agent's pid to an entry, right after the spawn. The agent must lead its own
+   * process group (spawned detached). On Linux the store also records its start time, so that if
+   * the dispatching process dies without ending it (kill -9), the process that reaps the entry
+   * ends the agent's group (SIGTERM, then SIGKILL after a grace) — only while that pid is provably
+   * still the same agent.
+   */
   setWorkerPid(id: string, workerPid: number): void;
   /** Release an entry on any ending; releasing an unknown id is a no-op. Returns whether it existed. */
   release(id: string): boolean;

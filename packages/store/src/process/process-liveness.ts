@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Start time of a process, as an opaque string, or undefined when it cannot be read (the process
@@ -28,6 +28,52 @@ function readProcStatFields(pid: number): string[] | undefined {
     return undefined;
   }
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** One process as `/proc/<pid>/stat` shows it (Linux). */
+export interface ProcessStat {
+  readonly pid: number;
+  /** Field 3: `R`, `S`, `Z` (zombie), `X` (dead)… */
+  readonly state: string;
+  /** Field 5: the process group id. */
+  readonly pgrp: number;
+  /** Field 22, as {@link readProcessStartTime} returns it. */
+  readonly startTime: string | undefined;
+}
+
+/** `/proc/<pid>/stat` of one process, or undefined off Linux or when the process is gone. */
+export function readProcessStat(pid: number): ProcessStat | undefined {
+  const fields = readProcStatFields(pid);
+  if (fields === undefined) return undefined;
+  const startTime = fields[19];
+  return {
+    pid,
+    state: fields[0] ?? '',
+    pgrp: Number(fields[2]),
+    startTime: startTime !== undefined && /^\d+$/.test(startTime) ? startTime : undefined,
+  };
+}
+
+/**
+ * The processes of group `pgid` that have not exited (zombies left out), from a scan of `/proc`.
+ * Empty off Linux.
+ */
+export function listProcessGroup(pgid: number): ProcessStat[] {
+  if (process.platform !== 'linux') return [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const members: ProcessStat[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProcessStat(Number(entry));
+    if (stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X')
+      members.push(stat);
+  }
+  return members;
 }
 
 /**

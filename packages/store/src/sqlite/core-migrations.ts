@@ -87,5 +87,8 @@ export const coreMigrations: StoreMigrations = {
     `,
     // 2: the reader's full message beside meter_error (`pools --debug`, `pools --json`).
     'ALTER TABLE meter_cache ADD COLUMN meter_error_detail TEXT',
+    // 3: the start time of the worker (the leader of its own process group), so the process that
+    // reaps the entry of a dead dispatcher can end an orphaned worker, never a reused pid.
+    'ALTER TABLE inflight ADD COLUMN worker_start_time TEXT;',
   ],
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type EffortTier, LANES, type Lane } from '@bullswarm/pacing';
 import type Database from 'better-sqlite3';
 import { StoreInputError } from '../errors/store-input-error';
+import { endOrphanGroup } from '../process/end-orphan-group';
 import { isRecordedProcessAlive, readProcessStartTime } from '../process/process-liveness';
 import type { InflightEntry, InflightLedger } from '../store-types';
 import type { BusyRunner } from './busy-retry';
@@ -26,6 +27,7 @@ interface InflightRow {
   worker_pid: number | null;
   host: string;
   pid_start_time: string | null;
+  worker_start_time: string | null;
 }
 
 function toEntry(row: InflightRow): InflightEntry {
@@ -52,6 +54,12 @@ function toEntry(row: InflightRow): InflightEntry {
  * be read (macOS, Windows) only the pid check applies. Entries recorded on another host (a home
  * shared between machines) are never reaped here: this host cannot see those processes; they are
  * released by their own host.
+ *
+ * Orphaned workers: {@link setWorkerPid} records the worker's start time beside its pid (the
+ * worker leads its own process group). When an entry is reaped because its dispatcher is dead
+ * and that worker is provably still running (same pid, same start time, still its group's
+ * leader), its group gets SIGTERM, then SIGKILL after the grace, without blocking the caller
+ * (see {@link endOrphanGroup}). Anything not provably the worker is never signalled.
  */
 export class SqliteInflightLedger implements InflightLedger {
   private readonly insert: Database.Statement;
@@ -62,20 +70,24 @@ export class SqliteInflightLedger implements InflightLedger {
   private readonly selectHost: Database.Statement;
   private readonly startTimes = new Map<number, string | undefined>();
 
+  /** @param orphanGraceMs SIGTERM → SIGKILL grace for an orphaned worker group (see {@link endOrphanGroup}). */
   constructor(
     db: Database.Database,
     private readonly runner: BusyRunner,
     private readonly host: string,
+    private readonly orphanGraceMs: number,
   ) {
     this.insert = db.prepare(
       `INSERT INTO inflight (id, pool, action, lane, tier, started_at, expected_minutes, pid, worker_pid, host, pid_start_time)
        VALUES (@id, @pool, @action, @lane, @tier, @started_at, @expected_minutes, @pid, @worker_pid, @host, @pid_start_time)`,
     );
-    this.updateWorker = db.prepare('UPDATE inflight SET worker_pid = ? WHERE id = ?');
+    this.updateWorker = db.prepare('UPDATE inflight SET worker_pid = ?, worker_start_time = ? WHERE id = ?');
     this.remove = db.prepare('DELETE FROM inflight WHERE id = ?');
     this.selectAll = db.prepare('SELECT * FROM inflight ORDER BY started_at, id');
     this.selectPool = db.prepare('SELECT * FROM inflight WHERE pool = ? ORDER BY started_at, id');
-    this.selectHost = db.prepare('SELECT id, pid, pid_start_time FROM inflight WHERE host = ?');
+    this.selectHost = db.prepare(
+      'SELECT id, pid, pid_start_time, worker_pid, worker_start_time FROM inflight WHERE host = ?',
+    );
   }
 
   record(entry: Omit<InflightEntry, 'id' | 'host'> & { readonly id?: string }): InflightEntry {
@@ -93,6 +105,7 @@ export class SqliteInflightLedger implements InflightLedger {
       worker_pid: entry.workerPid === undefined ? null : requirePid(op, 'workerPid', entry.workerPid),
       host: this.host,
       pid_start_time: this.startTimeOf(pid) ?? null,
+      worker_start_time: null,
     };
     try {
       this.runner.write(op, () => this.insert.run(row));
@@ -113,7 +126,10 @@ export class SqliteInflightLedger implements InflightLedger {
   setWorkerPid(id: string, workerPid: number): void {
     const op = 'ledger.setWorkerPid';
     requirePid(op, 'workerPid', workerPid);
-    this.runner.write(op, () => this.updateWorker.run(workerPid, id));
+    // Read right after the spawn, before the caller's event loop could reap the child: the pid is
+    // still the worker's (a zombie keeps its start time), never a reused one.
+    const startTime = readProcessStartTime(workerPid) ?? null;
+    this.runner.write(op, () => this.updateWorker.run(workerPid, startTime, id));
   }
 
   release(id: string): boolean {
@@ -131,7 +147,7 @@ export class SqliteInflightLedger implements InflightLedger {
   reap(): number {
     const rows = this.runner.read('ledger.reap', () => this.selectHost.all(this.host)) as Pick<
       InflightRow,
-      'id' | 'pid' | 'pid_start_time'
+      'id' | 'pid' | 'pid_start_time' | 'worker_pid' | 'worker_start_time'
     >[];
     const verdicts = new Map<string, boolean>();
     const dead = rows.filter((row) => {
@@ -144,9 +160,18 @@ export class SqliteInflightLedger implements InflightLedger {
       return !alive;
     });
     if (dead.length === 0) return 0;
-    return this.runner.write('ledger.reap', () =>
-      dead.reduce((removed, row) => removed + this.remove.run(row.id).changes, 0),
+    const removed = this.runner.write('ledger.reap', () =>
+      dead.reduce((count, row) => count + this.remove.run(row.id).changes, 0),
     );
+    // The dispatcher died without ending its worker (kill -9): end the orphaned group, but only
+    // when its leader is provably the recorded worker (same pid and start time, still leading
+    // its group). No recorded start time (an older entry, or no /proc) → nothing is signalled.
+    for (const row of dead) {
+      if (row.worker_pid !== null && row.worker_start_time !== null) {
+        endOrphanGroup(row.worker_pid, row.worker_start_time, this.orphanGraceMs);
+      }
+    }
+    return removed;
   }
 
   /** Start time of a pid; this process's own is read once. */

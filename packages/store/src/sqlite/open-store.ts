@@ -2,8 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { StoreInputError } from '../errors/store-input-error';
 import { StoreMigrationError } from '../errors/store-migration-error';
 import { StoreOpenError } from '../errors/store-open-error';
+import { DEFAULT_ORPHAN_GRACE_MS } from '../process/end-orphan-group';
 import type { BullswarmStore } from '../store-types';
 import { BusyRunner } from './busy-retry';
 import { coreMigrations, STORE_NAMESPACE } from './core-migrations';
@@ -27,6 +29,11 @@ export interface OpenStoreOptions {
   readonly busyBackoffMs?: number;
   /** This machine's name in ledger entries (default `os.hostname()`). */
   readonly host?: string;
+  /**
+   * Grace between SIGTERM and SIGKILL when a reap ends an orphaned worker group (default
+   * 3000 ms). The SIGKILL follow-up is a timer: the reaping call never waits for it.
+   */
+  readonly orphanGraceMs?: number;
 }
 
 /**
@@ -108,11 +115,21 @@ function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean)
     throw error;
   }
   const host = options.host ?? hostname();
+  const orphanGraceMs = options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS;
+  if (!Number.isFinite(orphanGraceMs) || orphanGraceMs < 0) {
+    db.close();
+    throw new StoreInputError({
+      operation: 'openStore',
+      field: 'orphanGraceMs',
+      expected: 'a finite number of milliseconds ≥ 0',
+      value: orphanGraceMs,
+    });
+  }
   let closed = false;
   return {
     dbPath,
     database: db,
-    ledger: new SqliteInflightLedger(db, runner, host),
+    ledger: new SqliteInflightLedger(db, runner, host, orphanGraceMs),
     runs: new SqliteRunLog(db, runner),
     meters: new SqliteMeterLog(db, runner),
     probes: new SqliteProbeCache(db, runner),

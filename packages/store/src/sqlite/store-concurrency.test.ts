@@ -44,10 +44,13 @@ describe('store under concurrency (real processes, one database)', () => {
     for (let w = 0; w < WORKERS; w++) for (let i = 0; i < CYCLES; i++) expected.add(`w${w}-${i}`);
     expect(new Set(runs.map((run) => run.id))).toEqual(expected);
     expect(store.ledger.list()).toEqual([]);
-    const tracked = store.database.prepare('SELECT namespace, version FROM schema_migrations').all();
+    const tracked = store.database
+      .prepare('SELECT namespace, version FROM schema_migrations ORDER BY version')
+      .all();
     expect(tracked).toEqual([
       { namespace: 'store', version: 1 },
       { namespace: 'store', version: 2 },
+      { namespace: 'store', version: 3 },
     ]);
   }, 180_000);
 });
