@@ -95,6 +95,37 @@ describe('the in-flight ledger', () => {
     expect(store.ledger.list()).toEqual([]);
   });
 
+  it('kill -9 of bullswarm mid-attempt: the next list reaps the entry and ends the orphaned worker and its grandchild', async () => {
+    const f = await createDispatchFixture([
+      { account: 'a', windows: weekly(10), scenario: { default: { scenario: 'stall', child: true } } },
+    ]);
+    const worker = startDispatchWorker(f.home, f.env, f.request());
+    const started = await worker.waitFor('attempt.started');
+    const workerPid = started.pid as number;
+    groups.push(workerPid);
+    const store = f.runtime.requireStore();
+    // The entry, with its worker, is recorded before attempt.started is emitted.
+    expect(store.ledger.list()).toEqual([expect.objectContaining({ pid: worker.child.pid, workerPid })]);
+    for (let i = 0; i < 500 && grandchildPid(f.out) === undefined; i += 1) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const grandchild = grandchildPid(f.out) as number;
+    expect(isProcessRunning(grandchild)).toBe(true);
+
+    worker.child.kill('SIGKILL');
+    expect((await worker.exited).signal).toBe('SIGKILL');
+    // SIGKILL could not be caught: the agent outlived its bullswarm process, re-parented.
+    expect(isProcessRunning(workerPid)).toBe(true);
+    expect(groupHasRunningMembers(workerPid)).toBe(true);
+
+    expect(store.ledger.list()).toEqual([]);
+    // Not our children: wait for the group to empty (bounded by the test timeout).
+    while (groupHasRunningMembers(workerPid)) await new Promise((r) => setTimeout(r, 20));
+    expect(isProcessRunning(workerPid)).toBe(false);
+    expect(isProcessRunning(grandchild)).toBe(false);
+    expect(f.simLogLines()[0]).toMatchObject({ pid: workerPid, signal: 'SIGTERM' });
+  });
+
   it('SIGTERM of bullswarm ends the worker group, releases the entry, then re-raises', async () => {
     const f = await createDispatchFixture([
       { account: 'a', windows: weekly(10), scenario: { default: { scenario: 'stall', child: true } } },
@@ -181,5 +212,15 @@ function grandchildStarted(out: string): boolean {
     return /grandchild pid/.test(readFileSync(join(out, 'out-run-attempt-1.stderr'), 'utf8'));
   } catch {
     return false;
+  }
+}
+
+/** The stalled sim's grandchild, once it has reported it on stderr. */
+function grandchildPid(out: string): number | undefined {
+  try {
+    const match = /grandchild pid (\d+)/.exec(readFileSync(join(out, 'out-run-attempt-1.stderr'), 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
   }
 }
