@@ -1,13 +1,11 @@
 import { isPidAlive, listProcessGroup, type ProcessStat, readProcessStat } from './process-liveness';
+import { sleepSync } from './sleep-sync';
 
 /** The default grace between SIGTERM and SIGKILL of an orphaned worker group (ms). */
 export const DEFAULT_ORPHAN_GRACE_MS = 3_000;
 
 /** How often the follow-up looks whether the group has gone (ms). */
 const POLL_MS = 50;
-
-/** Groups this process is ending now, by `<pid>/<startTime>`: a reap re-run after a busy rollback signals once. */
-const ending = new Map<string, NodeJS.Timeout>();
 
 /**
  * Whether `pid` is provably the recorded worker: alive (not a zombie), its start time equal to
@@ -39,6 +37,30 @@ function kill(target: number, signal: NodeJS.Signals): void {
   }
 }
 
+interface Ending {
+  timer: NodeJS.Timeout | undefined;
+  /** One look: SIGKILL when the grace has passed; true once nothing is left to do. */
+  step(): boolean;
+}
+
+/** Groups this process is ending now, by `<pid>/<startTime>`: a reap re-run after a busy rollback signals once. */
+const ending = new Map<string, Ending>();
+
+/**
+ * On `process.exit()` (the CLI exits as soon as its command is done) a pending follow-up cannot
+ * wait for its timer: it finishes synchronously, polling until the group is gone or the grace has
+ * passed, so a worker that ignores SIGTERM still gets its SIGKILL. Installed only while a
+ * follow-up is pending.
+ */
+function finishOnExit(): void {
+  for (const [key, end] of ending) {
+    clearTimeout(end.timer);
+    while (!end.step()) sleepSync(POLL_MS);
+    ending.delete(key);
+  }
+  process.removeListener('exit', finishOnExit);
+}
+
 /**
  * Ends the process group of an orphaned worker — an agent whose dispatching bullswarm process
  * died without ending it (kill -9) — when, and only when, its leader is provably the recorded
@@ -49,7 +71,8 @@ function kill(target: number, signal: NodeJS.Signals): void {
  * `graceMs` has passed with a member still running, sends SIGKILL — to the group while its leader
  * is still the recorded worker, otherwise to each member seen at SIGTERM time that is still the
  * same process (pid, start time, group) — then stops. The timer keeps this Node process alive for
- * at most `graceMs` (so `bullswarm assignments` exits once the group is gone, or after the grace).
+ * at most `graceMs`; if the process calls `process.exit()` first, an `exit` listener finishes the
+ * follow-up synchronously (at most the rest of the grace, and only while a member still runs).
  */
 export function endOrphanGroup(pid: number, startTime: string, graceMs: number): boolean {
   const key = `${pid}/${startTime}`;
@@ -58,21 +81,28 @@ export function endOrphanGroup(pid: number, startTime: string, graceMs: number):
   const members = listProcessGroup(pid);
   kill(-pid, 'SIGTERM');
   const deadline = performance.now() + graceMs;
-  const follow = () => {
-    const leaderStill = isRecordedGroupLeader(pid, startTime);
-    const left = members.filter((member) => sameProcess(member, pid));
-    if (!leaderStill && left.length === 0) {
-      ending.delete(key);
-      return;
-    }
-    if (performance.now() < deadline) {
-      ending.set(key, setTimeout(follow, Math.min(POLL_MS, Math.max(0, deadline - performance.now()))));
-      return;
-    }
-    if (leaderStill) kill(-pid, 'SIGKILL');
-    else for (const member of left) kill(member.pid, 'SIGKILL');
-    ending.delete(key);
+  const end: Ending = {
+    timer: undefined,
+    step() {
+      const leaderStill = isRecordedGroupLeader(pid, startTime);
+      const left = members.filter((member) => sameProcess(member, pid));
+      if (!leaderStill && left.length === 0) return true;
+      if (performance.now() < deadline) return false;
+      if (leaderStill) kill(-pid, 'SIGKILL');
+      else for (const member of left) kill(member.pid, 'SIGKILL');
+      return true;
+    },
   };
-  ending.set(key, setTimeout(follow, Math.min(POLL_MS, graceMs)));
+  const tick = () => {
+    if (end.step()) {
+      ending.delete(key);
+      if (ending.size === 0) process.removeListener('exit', finishOnExit);
+      return;
+    }
+    end.timer = setTimeout(tick, Math.min(POLL_MS, Math.max(0, deadline - performance.now())));
+  };
+  if (ending.size === 0) process.on('exit', finishOnExit);
+  ending.set(key, end);
+  end.timer = setTimeout(tick, Math.min(POLL_MS, graceMs));
   return true;
 }

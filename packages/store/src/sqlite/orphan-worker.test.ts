@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPidAlive, readProcessStartTime } from '../process/process-liveness';
+import { spawnNode, supportScript, workerDistIndex } from '../test-support/spawn-node';
 import { useTempDirs } from '../test-support/temp-dir';
 import { type EmbeddedBullswarmStore, openStore } from './open-store';
 
@@ -87,6 +88,23 @@ describe.runIf(process.platform === 'linux')('orphaned workers of a dead dispatc
     const [code, signal] = await exited;
     expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
     expect(worker.out).toContain('TERM');
+    await waitUntilGone(worker.grandchild);
+    expect(isPidAlive(worker.grandchild)).toBe(false);
+  });
+
+  it('a reaping process that calls process.exit() at once still sends the SIGKILL (its exit listener finishes the grace)', async () => {
+    const dbPath = join(tempDir(), 'bullswarm.db');
+    const store = open(dbPath);
+    const worker = await startWorker(true);
+    const workerPid = worker.child.pid as number;
+    const entry = store.ledger.record({ poolId: 'sim', action: 'run-1', startedAt: 1, pid: await deadPid() });
+    store.ledger.setWorkerPid(entry.id, workerPid);
+    const exited = once(worker.child, 'exit');
+
+    const reaper = await spawnNode(supportScript('reap-and-exit.mjs'), [workerDistIndex, dbPath, '200']).done;
+    expect(reaper).toMatchObject({ code: 0, stdout: '0\n', stderr: '' });
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
     await waitUntilGone(worker.grandchild);
     expect(isPidAlive(worker.grandchild)).toBe(false);
   });
