@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { listProcessGroup, readProcessStat } from '@bullswarm/store';
 
 /** Sends `signal` to the process group `pgid` (a detached child's pid); false when it is gone. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -13,27 +14,18 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** `state` and `pgrp` of `/proc/<pid>/stat` (Linux), or undefined when unreadable. */
-function readStat(pid: string): { state: string; pgrp: number } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) may hold spaces and parentheses; the fields after the last `)` do not.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
-}
-
 let procReadable: boolean | undefined;
 function hasProc(): boolean {
   if (procReadable === undefined) {
-    try {
-      readFileSync('/proc/self/stat', 'utf8');
-      procReadable = true;
-    } catch {
-      procReadable = false;
+    // The store reads `/proc/<pid>/stat` the Linux way only.
+    procReadable = false;
+    if (process.platform === 'linux') {
+      try {
+        readFileSync('/proc/self/stat', 'utf8');
+        procReadable = true;
+      } catch {
+        // No /proc mounted: the kill(pid, 0) answers stand.
+      }
     }
   }
   return procReadable;
@@ -51,7 +43,7 @@ export function isProcessRunning(pid: number): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
   if (!hasProc()) return true;
-  const stat = readStat(String(pid));
+  const stat = readProcessStat(pid);
   if (stat === undefined) return false;
   return stat.state !== 'Z' && stat.state !== 'X';
 }
@@ -63,13 +55,7 @@ export function isProcessRunning(pid: number): boolean {
 export function groupHasRunningMembers(pgid: number): boolean {
   if (!signalGroup(pgid, 0)) return false;
   if (!hasProc()) return true;
-  for (const entry of readdirSync('/proc')) {
-    const first = entry.charCodeAt(0);
-    if (first < 48 || first > 57) continue;
-    const stat = readStat(entry);
-    if (stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
-  }
-  return false;
+  return listProcessGroup(pgid).length > 0;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
