@@ -147,7 +147,7 @@ describe('meter log', () => {
     ).run();
     v1.close();
     store = openStore({ dbPath });
-    expect(store.schemaVersion('store')).toBe(2);
+    expect(store.schemaVersion('store')).toBe(3);
     expect(store.meters.getCache('grok')).toEqual({
       poolId: 'grok',
       windows: [],

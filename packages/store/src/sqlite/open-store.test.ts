@@ -43,7 +43,7 @@ describe('openStore', () => {
     expect(db.pragma('synchronous', { simple: true })).toBe(1);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
     const tables = (
       db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
         name: string;
@@ -58,7 +58,7 @@ describe('openStore', () => {
       'runs',
       'schema_migrations',
     ]);
-    expect(store.schemaVersion('store')).toBe(2);
+    expect(store.schemaVersion('store')).toBe(3);
     expect(store.dbPath).toBe(dbPath);
   });
 
@@ -115,12 +115,13 @@ describe('migrations', () => {
     expect(tracked).toEqual([
       { namespace: 'store', version: 1 },
       { namespace: 'store', version: 2 },
+      { namespace: 'store', version: 3 },
       { namespace: 'swarm', version: 1 },
       { namespace: 'swarm', version: 2 },
       { namespace: 'swarm', version: 3 },
     ]);
     // user_version mirrors the store's own namespace only
-    expect(third.database.pragma('user_version', { simple: true })).toBe(2);
+    expect(third.database.pragma('user_version', { simple: true })).toBe(3);
   });
 
   it('applies migrations registered after opening, and function steps', () => {

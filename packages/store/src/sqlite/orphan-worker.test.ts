@@ -147,12 +147,13 @@ describe.runIf(process.platform === 'linux')('orphaned workers of a dead dispatc
     // Back to what the previous release left: no worker_start_time, store at version 1.
     const raw = new Database(dbPath);
     raw.exec(`ALTER TABLE inflight DROP COLUMN worker_start_time;
+      ALTER TABLE meter_cache DROP COLUMN meter_error_detail;
       DELETE FROM schema_migrations WHERE namespace = 'store' AND version > 1;
       PRAGMA user_version = 1;`);
     raw.close();
 
     const store = open(dbPath);
-    expect(store.schemaVersion('store')).toBe(2);
+    expect(store.schemaVersion('store')).toBe(3);
     expect(store.ledger.list().map((entry) => entry.id)).toEqual([id]);
     const worker = await startWorker(true);
     store.ledger.setWorkerPid(id, worker.child.pid as number);
