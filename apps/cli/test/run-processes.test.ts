@@ -95,7 +95,7 @@ describe('bullswarm run: processes', () => {
     expect((await bullswarm(['assignments'], { home })).stdout).toBe('nothing in flight\n');
   });
 
-  it('kill -9 of a bullswarm run mid-run leaves no stale entry for the next assignments', async () => {
+  it('kill -9 of a bullswarm run mid-run: the next assignments reaps its entry and ends its orphaned agent', async () => {
     const home = dirs.make();
     writeTestHome(home, {
       now: NOW,
@@ -117,14 +117,22 @@ describe('bullswarm run: processes', () => {
     expect(rows[0]).toMatchObject({ poolId: 'sim:a', pid: run.pid });
     leftovers.push(rows[0]!.workerPid!);
 
+    const workerPid = rows[0]!.workerPid!;
     run.kill('SIGKILL');
     await run;
     expect(isProcessRunning(run.pid!)).toBe(false);
+    // SIGKILL cannot be caught: the agent outlives its dispatcher until someone reaps the entry.
+    expect(isProcessRunning(workerPid)).toBe(true);
     const after = await bullswarm(['assignments'], { home });
     expect(after.exitCode).toBe(0);
     expect(after.stdout).toBe('nothing in flight\n');
     const json = JSON.parse((await bullswarm(['assignments', '--json'], { home })).stdout);
     expect(json.inflight).toEqual([]);
+    // The reaping `assignments` ended the orphaned agent (SIGTERM; the sim exits on it).
+    for (let i = 0; i < 400 && isProcessRunning(workerPid); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(isProcessRunning(workerPid)).toBe(false);
   });
 
   it("two runs at once see each other's in-flight load: the second goes to the other pool, preferred over busier", async () => {
