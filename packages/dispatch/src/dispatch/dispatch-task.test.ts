@@ -582,3 +582,22 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
     expect(f.simLogLines()).toEqual([]);
   });
 });
+
+describe('an error between the pick and the attempt', () => {
+  it('an onEvent callback that throws on route.decided leaves no in-flight entry behind', async () => {
+    const f = await createDispatchFixture([
+      { account: 'a', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }] },
+    ]);
+    const boom = new Error('consumer failed');
+    const request: DispatchRequest = {
+      ...f.request(),
+      onEvent: (event: DispatchEvent) => {
+        if (event.type === 'route.decided') throw boom;
+      },
+    };
+    await expect(dispatchTask(f.runtime, request)).rejects.toBe(boom);
+    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+    // Nothing was spawned.
+    expect(f.simLogLines()).toEqual([]);
+  });
+});

@@ -259,6 +259,16 @@ export async function dispatchTask(
    * last one, then none (the same pool when it is the only one). A free model the tier names is
    * probed first, and a failed probe leaves its pool out (`probe: <reason>`) and routing continues.
    */
+  // The pick's ledger entry from the moment it is recorded until the attempt's own guard releases
+  // it: an error in between (an onEvent callback that throws, a failing probe) must not leave it in
+  // the ledger for as long as this process lives.
+  let unguarded: InflightEntry | undefined;
+  const releaseUnguarded = () => {
+    if (unguarded === undefined) return;
+    store.ledger.release(unguarded.id);
+    unguarded = undefined;
+  };
+
   const pick = async (avoid: readonly string[] = []): Promise<PoolPick> => {
     // The meters are read here, outside any lock: a slow meter never holds the ledger.
     const built = await buildPoolSnapshots(runtime);
@@ -307,6 +317,7 @@ export async function dispatchTask(
             }),
           };
         }));
+        unguarded = entry;
       }
       if (decision.poolId === null) return { decision };
       const poolId = decision.poolId;
@@ -343,7 +354,7 @@ export async function dispatchTask(
           ...(probe.reason === undefined ? {} : { reason: probe.reason }),
         });
         if (!probe.ok) {
-          if (entry !== undefined) store.ledger.release(entry.id);
+          releaseUnguarded();
           exclude({ poolId, reason: `probe: ${probe.reason ?? 'failed'}` });
           continue;
         }
@@ -382,315 +393,328 @@ export async function dispatchTask(
     throttleBackoffs,
   });
 
-  // ---- the first pick ------------------------------------------------------------------------
-  const first = await pick();
-  routeDecided(first.decision, first.decision.reason);
-  if (!first.chosen) {
-    return result({
-      ok: false,
-      kind: noPoolKind(first.decision),
-      poolId: null,
-      model: null,
-      reason: first.decision.reason,
-      why: first.decision.reason,
-      ...(first.decision.backAt === undefined ? {} : { backAt: first.decision.backAt }),
-      decision: first.decision,
-    });
-  }
-  if (request.dryRun) {
-    return result({
-      kind: 'ok',
-      poolId: first.chosen.decision.poolId,
-      model: first.chosen.decision.model,
-      reason: first.decision.reason,
-      decision: first.decision,
-    });
-  }
+  try {
+    // ---- the first pick ------------------------------------------------------------------------
+    const first = await pick();
+    routeDecided(first.decision, first.decision.reason);
+    if (!first.chosen) {
+      return result({
+        ok: false,
+        kind: noPoolKind(first.decision),
+        poolId: null,
+        model: null,
+        reason: first.decision.reason,
+        why: first.decision.reason,
+        ...(first.decision.backAt === undefined ? {} : { backAt: first.decision.backAt }),
+        decision: first.decision,
+      });
+    }
+    if (request.dryRun) {
+      return result({
+        kind: 'ok',
+        poolId: first.chosen.decision.poolId,
+        model: first.chosen.decision.model,
+        reason: first.decision.reason,
+        decision: first.decision,
+      });
+    }
 
-  let chosen: Chosen = first.chosen;
-  let reason = first.decision.reason;
-  for (;;) {
-    const { snapshot, detail, candidate } = chosen;
-    const poolId = snapshot.id;
-    const label = runtime.label(poolId);
-    const model = chosen.decision.model;
-    const finish = (
-      attempt: AttemptResult,
-      extra: { willRetry: boolean; why?: string; resetsAt?: number; waitMs?: number },
-    ) => {
-      const report: AttemptReport = {
-        attempt: attempt.attempt,
+    let chosen: Chosen = first.chosen;
+    let reason = first.decision.reason;
+    for (;;) {
+      const { snapshot, detail, candidate } = chosen;
+      const poolId = snapshot.id;
+      const label = runtime.label(poolId);
+      const model = chosen.decision.model;
+      const finish = (
+        attempt: AttemptResult,
+        extra: { willRetry: boolean; why?: string; resetsAt?: number; waitMs?: number },
+      ) => {
+        const report: AttemptReport = {
+          attempt: attempt.attempt,
+          poolId,
+          poolLabel: label,
+          model,
+          reason,
+          outputFile: attempt.outputFile,
+          startedAt: attempt.startedAt,
+          endedAt: attempt.endedAt,
+          kind: attempt.kind,
+          why: extra.why ?? attempt.why,
+          exitCode: attempt.exitCode,
+          signal: attempt.signal,
+          stalled: attempt.stalled,
+          partialOutput: attempt.partialOutput,
+          silentSec: attempt.silentSec,
+          willRetry: extra.willRetry,
+          ...(extra.resetsAt === undefined ? {} : { resetsAt: extra.resetsAt }),
+          ...(extra.waitMs === undefined ? {} : { waitMs: extra.waitMs }),
+        };
+        attempts.push(report);
+        emit({ type: 'attempt.finished', action: request.action, at: clock(), ...report });
+      };
+      /** The task ends on this pick without an answer. */
+      const ended = (kind: DispatchOutcomeKind, why: string, backAt?: number): DispatchResult =>
+        result({
+          kind,
+          poolId,
+          model,
+          reason,
+          why,
+          ...(backAt === undefined ? {} : { backAt }),
+          decision: chosen.decision,
+        });
+
+      // The pick's own ledger entry is used by its first attempt; a back-off on the same pool records anew.
+      const { entry: reserved, ...unreserved } = chosen;
+      chosen = unreserved;
+      if (request.signal?.aborted) {
+        releaseUnguarded();
+        return ended('canceled', 'canceled');
+      }
+
+      // ---- the attempt ---------------------------------------------------------------------------
+      const silenceMs = workerSilenceMs({ settings: watchdog, free: candidate.free, pool: snapshot, tier });
+      const noProgressMs = request.lane === 'build' || request.lane === 'chore' ? watchdog.noProgressMs : 0;
+      const entry =
+        reserved ??
+        store.ledger.record({
+          poolId,
+          action: request.action,
+          lane: request.lane,
+          tier,
+          startedAt: clock(),
+          expectedMinutes: candidate.expectedMinutes,
+          pid: process.pid,
+        });
+      unguarded = undefined;
+      const guard = guardInFlight(() => store.ledger.release(entry.id), watchdog.killGraceMs);
+      let attempt: AttemptResult;
+      try {
+        attempt = await runAttempt({
+          ...launchOptions(poolId, detail),
+          prompt: request.prompt,
+          model,
+          cwd: request.cwd,
+          addDirs: request.addDirs ?? [],
+          action: request.action,
+          outputDir: request.outputDir,
+          minAttempt,
+          silenceMs,
+          noProgressMs,
+          killGraceMs: watchdog.killGraceMs,
+          ...(request.timeoutSec === undefined ? {} : { timeoutMs: request.timeoutSec * 1000 }),
+          ...(request.signal === undefined ? {} : { signal: request.signal }),
+          clock,
+          onStarted: (started) => {
+            if (started.pid !== undefined) {
+              store.ledger.setWorkerPid(entry.id, started.pid);
+              guard.setWorkerPid(started.pid);
+            }
+            emit({
+              type: 'attempt.started',
+              action: request.action,
+              attempt: started.attempt,
+              at: clock(),
+              poolId,
+              poolLabel: label,
+              model,
+              reason,
+              outputFile: started.outputFile,
+              pid: started.pid,
+            });
+          },
+        });
+      } finally {
+        store.ledger.release(entry.id);
+        guard.done();
+      }
+      const interruptedBy = guard.interruptedBy;
+      if (interruptedBy !== undefined && attempt.kind !== 'ok') {
+        // This process got SIGINT/SIGTERM and ended the worker; the program chose to keep running.
+        attempt = { ...attempt, kind: 'canceled', why: `interrupted by ${interruptedBy}` };
+      }
+      minAttempt = attempt.attempt + 1;
+      store.runs.append({
+        id: randomUUID(),
         poolId,
-        poolLabel: label,
-        model,
-        reason,
-        outputFile: attempt.outputFile,
+        tier,
+        lane: request.lane,
+        action: request.action,
         startedAt: attempt.startedAt,
         endedAt: attempt.endedAt,
-        kind: attempt.kind,
-        why: extra.why ?? attempt.why,
-        exitCode: attempt.exitCode,
-        signal: attempt.signal,
         stalled: attempt.stalled,
-        partialOutput: attempt.partialOutput,
-        silentSec: attempt.silentSec,
-        willRetry: extra.willRetry,
-        ...(extra.resetsAt === undefined ? {} : { resetsAt: extra.resetsAt }),
-        ...(extra.waitMs === undefined ? {} : { waitMs: extra.waitMs }),
-      };
-      attempts.push(report);
-      emit({ type: 'attempt.finished', action: request.action, at: clock(), ...report });
-    };
-    /** The task ends on this pick without an answer. */
-    const ended = (kind: DispatchOutcomeKind, why: string, backAt?: number): DispatchResult =>
-      result({
-        kind,
-        poolId,
-        model,
-        reason,
-        why,
-        ...(backAt === undefined ? {} : { backAt }),
-        decision: chosen.decision,
+        outcome: runOutcome(attempt.kind),
+        workerMinutes: attempt.workerMs / 60_000,
+        ...(model === null ? {} : { model }),
+        ...(attempt.kind === 'ok' ? {} : { failureKind: attempt.kind }),
       });
 
-    // The pick's own ledger entry is used by its first attempt; a back-off on the same pool records anew.
-    const { entry: reserved, ...unreserved } = chosen;
-    chosen = unreserved;
-    if (request.signal?.aborted) {
-      if (reserved !== undefined) store.ledger.release(reserved.id);
-      return ended('canceled', 'canceled');
-    }
+      // ---- the consequences -----------------------------------------------------------------------
+      if (attempt.kind === 'ok') {
+        finish(attempt, { willRetry: false });
+        return result({
+          kind: 'ok',
+          poolId,
+          model,
+          reason,
+          answer: attempt.answer,
+          decision: chosen.decision,
+        });
+      }
+      if (attempt.kind === 'canceled' || attempt.kind === 'timeout') {
+        finish(attempt, { willRetry: false });
+        return ended(attempt.kind, attempt.why);
+      }
 
-    // ---- the attempt ---------------------------------------------------------------------------
-    const silenceMs = workerSilenceMs({ settings: watchdog, free: candidate.free, pool: snapshot, tier });
-    const noProgressMs = request.lane === 'build' || request.lane === 'chore' ? watchdog.noProgressMs : 0;
-    const entry =
-      reserved ??
-      store.ledger.record({
-        poolId,
-        action: request.action,
-        lane: request.lane,
-        tier,
-        startedAt: clock(),
-        expectedMinutes: candidate.expectedMinutes,
-        pid: process.pid,
-      });
-    const guard = guardInFlight(() => store.ledger.release(entry.id), watchdog.killGraceMs);
-    let attempt: AttemptResult;
-    try {
-      attempt = await runAttempt({
-        ...launchOptions(poolId, detail),
-        prompt: request.prompt,
-        model,
-        cwd: request.cwd,
-        addDirs: request.addDirs ?? [],
-        action: request.action,
-        outputDir: request.outputDir,
-        minAttempt,
-        silenceMs,
-        noProgressMs,
-        killGraceMs: watchdog.killGraceMs,
-        ...(request.timeoutSec === undefined ? {} : { timeoutMs: request.timeoutSec * 1000 }),
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-        clock,
-        onStarted: (started) => {
-          if (started.pid !== undefined) {
-            store.ledger.setWorkerPid(entry.id, started.pid);
-            guard.setWorkerPid(started.pid);
-          }
-          emit({
-            type: 'attempt.started',
-            action: request.action,
-            attempt: started.attempt,
-            at: clock(),
-            poolId,
-            poolLabel: label,
-            model,
-            reason,
-            outputFile: started.outputFile,
-            pid: started.pid,
-          });
-        },
-      });
-    } finally {
-      store.ledger.release(entry.id);
-      guard.done();
-    }
-    const interruptedBy = guard.interruptedBy;
-    if (interruptedBy !== undefined && attempt.kind !== 'ok') {
-      // This process got SIGINT/SIGTERM and ended the worker; the program chose to keep running.
-      attempt = { ...attempt, kind: 'canceled', why: `interrupted by ${interruptedBy}` };
-    }
-    minAttempt = attempt.attempt + 1;
-    store.runs.append({
-      id: randomUUID(),
-      poolId,
-      tier,
-      lane: request.lane,
-      action: request.action,
-      startedAt: attempt.startedAt,
-      endedAt: attempt.endedAt,
-      stalled: attempt.stalled,
-      outcome: runOutcome(attempt.kind),
-      workerMinutes: attempt.workerMs / 60_000,
-      ...(model === null ? {} : { model }),
-      ...(attempt.kind === 'ok' ? {} : { failureKind: attempt.kind }),
-    });
+      const meterRequest = poolMeterRequest(runtime, detail, true);
+      if (attempt.kind === 'quota') {
+        const mark = meters.markUsageLimit(poolId, {
+          ...(attempt.resetsAt === undefined ? {} : { resetsAt: attempt.resetsAt }),
+        });
+        const meter = await meters.readPoolMeter(meterRequest);
+        const backAt = attempt.resetsAt ?? spentWindow(meter, clock())?.resetsAt ?? mark.countsFullUntil;
+        finish(attempt, { willRetry: false, ...(backAt === undefined ? {} : { resetsAt: backAt }) });
+        return ended('quota', attempt.why, backAt);
+      }
 
-    // ---- the consequences -----------------------------------------------------------------------
-    if (attempt.kind === 'ok') {
-      finish(attempt, { willRetry: false });
-      return result({ kind: 'ok', poolId, model, reason, answer: attempt.answer, decision: chosen.decision });
-    }
-    if (attempt.kind === 'canceled' || attempt.kind === 'timeout') {
-      finish(attempt, { willRetry: false });
-      return ended(attempt.kind, attempt.why);
-    }
-
-    const meterRequest = poolMeterRequest(runtime, detail, true);
-    if (attempt.kind === 'quota') {
-      const mark = meters.markUsageLimit(poolId, {
-        ...(attempt.resetsAt === undefined ? {} : { resetsAt: attempt.resetsAt }),
-      });
+      // Any other failure: the pool's meter read now; a window it shows full is a usage limit.
       const meter = await meters.readPoolMeter(meterRequest);
-      const backAt = attempt.resetsAt ?? spentWindow(meter, clock())?.resetsAt ?? mark.countsFullUntil;
-      finish(attempt, { willRetry: false, ...(backAt === undefined ? {} : { resetsAt: backAt }) });
-      return ended('quota', attempt.why, backAt);
-    }
-
-    // Any other failure: the pool's meter read now; a window it shows full is a usage limit.
-    const meter = await meters.readPoolMeter(meterRequest);
-    const full = spentWindow(meter, clock());
-    if (full !== undefined) {
-      const why =
-        `usage limit: ${label} meter shows its ${windowLabel(full.kind)} window at ${formatCompact(full.usedPct)}%` +
-        `${full.resetsAt === undefined ? '' : ` until ${formatTime(full.resetsAt)}`} (the attempt ended: ${attempt.why})`;
-      finish(attempt, {
-        willRetry: false,
-        why,
-        ...(full.resetsAt === undefined ? {} : { resetsAt: full.resetsAt }),
-      });
-      return ended('quota', why, full.resetsAt);
-    }
-
-    if (attempt.kind === 'throttle') {
-      const waitMs = attempt.waitMs;
-      if (policy === 'record') {
-        const backAt = waitMs === undefined ? undefined : clock() + waitMs;
-        const why = `${attempt.why} · recorded; a single run does not retry a throttle`;
-        finish(attempt, {
-          willRetry: false,
-          why,
-          ...(waitMs === undefined ? {} : { waitMs }),
-          ...(backAt === undefined ? {} : { resetsAt: backAt }),
-        });
-        return ended('throttle', why, backAt);
-      }
-      if (waitMs !== undefined && waitMs > watchdog.throttleMaxNamedWaitMs) {
-        const backAt = clock() + waitMs;
+      const full = spentWindow(meter, clock());
+      if (full !== undefined) {
         const why =
-          `${attempt.why} · the provider named a wait of ${formatWait(waitMs)} ` +
-          `(over ${formatWait(watchdog.throttleMaxNamedWaitMs)}): back at ${formatTime(backAt)}`;
-        finish(attempt, { willRetry: false, why, waitMs, resetsAt: backAt });
-        return ended('throttle', why, backAt);
-      }
-      if (throttleBackoffs >= watchdog.throttleWaitsMs.length) {
-        const why = `${attempt.why} · came back after ${throttleBackoffs} back-off${throttleBackoffs === 1 ? '' : 's'} on ${label}`;
-        finish(attempt, { willRetry: false, why, ...(waitMs === undefined ? {} : { waitMs }) });
-        return ended('throttle', why);
-      }
-      // Is the pool still free for a back-off? (not spent, not nearly spent) Only its own
-      // snapshot is built: no other pool's meter is read for this.
-      const check = (
-        await routeTask(
-          runtime,
-          { ...baseTask, pin: { poolId, source: '--worker-pool' }, excludedPools: [] },
-          { poolIds: [poolId] },
-        )
-      ).decision;
-      const row = check.candidates[0];
-      const notFree =
-        check.poolId === null
-          ? {
-              reason: check.rejected.find((r) => r.poolId === poolId)?.reason ?? check.reason,
-              backAt: check.backAt,
-            }
-          : row?.draining
-            ? {
-                reason: `nearly spent (forecast ${formatCompact(row.forecastPacingPct ?? 0)}%)${
-                  row.pacingResetsAt === null ? '' : ` until ${formatTime(row.pacingResetsAt)}`
-                }`,
-                backAt: row.pacingResetsAt ?? undefined,
-              }
-            : undefined;
-      if (notFree !== undefined) {
-        const why = `${attempt.why} · ${label} is no longer free for a back-off: ${notFree.reason}`;
+          `usage limit: ${label} meter shows its ${windowLabel(full.kind)} window at ${formatCompact(full.usedPct)}%` +
+          `${full.resetsAt === undefined ? '' : ` until ${formatTime(full.resetsAt)}`} (the attempt ended: ${attempt.why})`;
         finish(attempt, {
           willRetry: false,
           why,
-          ...(notFree.backAt === undefined ? {} : { resetsAt: notFree.backAt }),
+          ...(full.resetsAt === undefined ? {} : { resetsAt: full.resetsAt }),
         });
-        return ended('throttle', why, notFree.backAt);
+        return ended('quota', why, full.resetsAt);
       }
-      const wait = waitMs ?? watchdog.throttleWaitsMs[throttleBackoffs]!;
-      throttleBackoffs += 1;
-      finish(attempt, { willRetry: true, waitMs: wait });
-      emit({
-        type: 'throttle.backoff',
-        action: request.action,
-        at: clock(),
-        poolId,
-        waitMs: wait,
-        backoff: throttleBackoffs,
-      });
-      await sleep(wait, request.signal);
-      if (request.signal?.aborted) return ended('canceled', 'canceled');
-      reason = `back-off ${throttleBackoffs} of ${watchdog.throttleWaitsMs.length} on ${label} after throttle (waited ${formatWait(wait)}) · ${chosen.decision.reason}`;
-      routeDecided(chosen.decision, reason);
-      continue;
-    }
 
-    // auth, process, empty, stalled: the one automatic retry.
-    const retryable =
-      attempt.kind === 'auth' ||
-      attempt.kind === 'process' ||
-      attempt.kind === 'empty' ||
-      attempt.kind === 'stalled';
-    if (!retryable || retriesLeft <= 0) {
-      finish(attempt, { willRetry: false });
-      return ended(attempt.kind, attempt.why);
-    }
-    retriesLeft -= 1;
-    let next: PoolPick;
-    if (attempt.kind === 'auth') {
-      const group = snapshot.credentialGroup;
-      const groupReason = `sign-in failed in credential group ${group}`;
-      for (const pool of chosen.pools) {
-        if (pool.credentialGroup === group) exclude({ poolId: pool.id, reason: groupReason });
+      if (attempt.kind === 'throttle') {
+        const waitMs = attempt.waitMs;
+        if (policy === 'record') {
+          const backAt = waitMs === undefined ? undefined : clock() + waitMs;
+          const why = `${attempt.why} · recorded; a single run does not retry a throttle`;
+          finish(attempt, {
+            willRetry: false,
+            why,
+            ...(waitMs === undefined ? {} : { waitMs }),
+            ...(backAt === undefined ? {} : { resetsAt: backAt }),
+          });
+          return ended('throttle', why, backAt);
+        }
+        if (waitMs !== undefined && waitMs > watchdog.throttleMaxNamedWaitMs) {
+          const backAt = clock() + waitMs;
+          const why =
+            `${attempt.why} · the provider named a wait of ${formatWait(waitMs)} ` +
+            `(over ${formatWait(watchdog.throttleMaxNamedWaitMs)}): back at ${formatTime(backAt)}`;
+          finish(attempt, { willRetry: false, why, waitMs, resetsAt: backAt });
+          return ended('throttle', why, backAt);
+        }
+        if (throttleBackoffs >= watchdog.throttleWaitsMs.length) {
+          const why = `${attempt.why} · came back after ${throttleBackoffs} back-off${throttleBackoffs === 1 ? '' : 's'} on ${label}`;
+          finish(attempt, { willRetry: false, why, ...(waitMs === undefined ? {} : { waitMs }) });
+          return ended('throttle', why);
+        }
+        // Is the pool still free for a back-off? (not spent, not nearly spent) Only its own
+        // snapshot is built: no other pool's meter is read for this.
+        const check = (
+          await routeTask(
+            runtime,
+            { ...baseTask, pin: { poolId, source: '--worker-pool' }, excludedPools: [] },
+            { poolIds: [poolId] },
+          )
+        ).decision;
+        const row = check.candidates[0];
+        const notFree =
+          check.poolId === null
+            ? {
+                reason: check.rejected.find((r) => r.poolId === poolId)?.reason ?? check.reason,
+                backAt: check.backAt,
+              }
+            : row?.draining
+              ? {
+                  reason: `nearly spent (forecast ${formatCompact(row.forecastPacingPct ?? 0)}%)${
+                    row.pacingResetsAt === null ? '' : ` until ${formatTime(row.pacingResetsAt)}`
+                  }`,
+                  backAt: row.pacingResetsAt ?? undefined,
+                }
+              : undefined;
+        if (notFree !== undefined) {
+          const why = `${attempt.why} · ${label} is no longer free for a back-off: ${notFree.reason}`;
+          finish(attempt, {
+            willRetry: false,
+            why,
+            ...(notFree.backAt === undefined ? {} : { resetsAt: notFree.backAt }),
+          });
+          return ended('throttle', why, notFree.backAt);
+        }
+        const wait = waitMs ?? watchdog.throttleWaitsMs[throttleBackoffs]!;
+        throttleBackoffs += 1;
+        finish(attempt, { willRetry: true, waitMs: wait });
+        emit({
+          type: 'throttle.backoff',
+          action: request.action,
+          at: clock(),
+          poolId,
+          waitMs: wait,
+          backoff: throttleBackoffs,
+        });
+        await sleep(wait, request.signal);
+        if (request.signal?.aborted) return ended('canceled', 'canceled');
+        reason = `back-off ${throttleBackoffs} of ${watchdog.throttleWaitsMs.length} on ${label} after throttle (waited ${formatWait(wait)}) · ${chosen.decision.reason}`;
+        routeDecided(chosen.decision, reason);
+        continue;
       }
-      if (pinnedPoolId !== undefined) {
-        const why = `${attempt.why} · no retry: ${label} ${groupReason}`;
-        finish(attempt, { willRetry: false, why });
-        return ended('auth', why);
+
+      // auth, process, empty, stalled: the one automatic retry.
+      const retryable =
+        attempt.kind === 'auth' ||
+        attempt.kind === 'process' ||
+        attempt.kind === 'empty' ||
+        attempt.kind === 'stalled';
+      if (!retryable || retriesLeft <= 0) {
+        finish(attempt, { willRetry: false });
+        return ended(attempt.kind, attempt.why);
       }
-      next = await pick();
-    } else {
-      failedPools.push(poolId);
-      next = await pick(failedPools);
+      retriesLeft -= 1;
+      let next: PoolPick;
+      if (attempt.kind === 'auth') {
+        const group = snapshot.credentialGroup;
+        const groupReason = `sign-in failed in credential group ${group}`;
+        for (const pool of chosen.pools) {
+          if (pool.credentialGroup === group) exclude({ poolId: pool.id, reason: groupReason });
+        }
+        if (pinnedPoolId !== undefined) {
+          const why = `${attempt.why} · no retry: ${label} ${groupReason}`;
+          finish(attempt, { willRetry: false, why });
+          return ended('auth', why);
+        }
+        next = await pick();
+      } else {
+        failedPools.push(poolId);
+        next = await pick(failedPools);
+      }
+      if (!next.chosen) {
+        const why = `${attempt.why} · no retry: ${rejectionList(runtime, next.decision)}`;
+        finish(attempt, {
+          willRetry: false,
+          why,
+          ...(next.decision.backAt === undefined ? {} : { resetsAt: next.decision.backAt }),
+        });
+        routeDecided(next.decision, next.decision.reason);
+        return ended(attempt.kind, why, next.decision.backAt);
+      }
+      finish(attempt, { willRetry: true });
+      reason = fallbackPrefix(label, attempt) + next.decision.reason;
+      chosen = next.chosen;
+      routeDecided(next.decision, reason);
     }
-    if (!next.chosen) {
-      const why = `${attempt.why} · no retry: ${rejectionList(runtime, next.decision)}`;
-      finish(attempt, {
-        willRetry: false,
-        why,
-        ...(next.decision.backAt === undefined ? {} : { resetsAt: next.decision.backAt }),
-      });
-      routeDecided(next.decision, next.decision.reason);
-      return ended(attempt.kind, why, next.decision.backAt);
-    }
-    finish(attempt, { willRetry: true });
-    reason = fallbackPrefix(label, attempt) + next.decision.reason;
-    chosen = next.chosen;
-    routeDecided(next.decision, reason);
+  } catch (error) {
+    releaseUnguarded();
+    throw error;
   }
 }
