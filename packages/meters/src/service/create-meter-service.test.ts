@@ -471,6 +471,27 @@ describe('meter service: a usage limit on a pool whose meter cannot be read', ()
   });
 });
 
+describe('meter service: a usage limit over a manual reading of a pool read before', () => {
+  it('source read, then a manual reading, then the limit: the limit lays its full window over the manual reading', async () => {
+    const { store, service, read, clock, meterFile } = await setup();
+    await writeFile(meterFile, reading(10, 20));
+    await read(); // a source reading at T0 in the cache
+    clock.advance(60_000);
+    store.meters.setManual(
+      'grok',
+      [{ kind: 'weekly', usedPct: 40, resetsAt: WEEK_RESET, windowMinutes: 10_080 }],
+      clock(),
+    );
+    clock.advance(60_000);
+    expect(service.markUsageLimit('grok', { window: 'weekly' })).toEqual({
+      poolId: 'grok',
+      window: 'weekly',
+      countsFullUntil: WEEK_RESET,
+    });
+    expect(usedOf(await read())).toEqual({ weekly: 100 });
+  });
+});
+
 describe('meter service: retained readings', () => {
   it('appends one row per window on every source read, none on cache reads, stamped with the source time', async () => {
     const { store, clock, meterFile, read } = await setup();

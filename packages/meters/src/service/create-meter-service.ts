@@ -318,8 +318,12 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     const cache = meters.getCache(poolId);
     const hasReading = cache !== undefined && cache.readAt !== NEVER_READ_AT;
     const windows = hasReading ? cache.windows : [];
-    // A pool read by hand has its manual reading as the earlier reading that may give the reset.
-    const earlier = hasReading ? windows : (meters.getManual(poolId)?.windows ?? []);
+    // A pool read by hand (a manual reading newer than any source reading: the one readPoolMeter
+    // serves) has it as the earlier reading that may give the reset, and the mark is stamped now,
+    // so the overlay knows it came after that manual reading.
+    const manual = meters.getManual(poolId);
+    const readByHand = manual !== undefined && (!hasReading || manual.setAt >= cache.readAt);
+    const earlier = readByHand ? manual.windows : windows;
     const limited = limitedWindow(earlier, notice, now);
     if (!limited) {
       meters.forceReread(poolId); // no known reset: only the forced re-read; nothing keeps the pool out
@@ -332,12 +336,15 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
       resetsAt: limited.resetsAt,
       windowMinutes: existing?.windowMinutes ?? DEFAULT_WINDOW_MINUTES[limited.kind],
     };
-    const nextWindows =
-      hasReading && existing ? windows.map((w) => (w === existing ? full : w)) : [...windows, full];
+    const nextWindows = readByHand
+      ? [...windows.filter((w) => w.kind !== full.kind), full]
+      : existing
+        ? windows.map((w) => (w === existing ? full : w))
+        : [...windows, full];
     meters.setCache({
       poolId,
       windows: nextWindows,
-      readAt: hasReading ? cache.readAt : now,
+      readAt: hasReading && !readByHand ? cache.readAt : now,
       source: hasReading ? cache.source : USAGE_LIMIT_SOURCE,
       rateLimited: true,
       failures: cache?.failures ?? 0,
