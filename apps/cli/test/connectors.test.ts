@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nowEnv, writeTestHome } from '@bullswarm/test-support';
+import { nowEnv, PROVIDERS_ROOT, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from './support/cli';
 
@@ -152,6 +152,32 @@ describe('bullswarm connectors', () => {
     expect(result.stderr).toMatch(/^error: <package-or-path> "[^"]+bullswarm-connector-bad": connectorId: /);
     const list = await bullswarm(['connectors', 'list'], { home });
     expect(list.stdout).toMatch(/^no connector packages configured/);
+  });
+
+  it('removes by the connector id it provides, or by a folder holding a connector.json, with --json', async () => {
+    const home = dirs.make();
+    writeTestHome(home, { now: NOW, pools: [] });
+    expect((await bullswarm(['connectors', 'add', TEMPLATE_DIR], { home })).exitCode).toBe(0);
+    const byId = await bullswarm(['connectors', 'remove', 'template', '--json'], { home });
+    expect(byId.stderr).toBe('');
+    expect(byId.exitCode).toBe(0);
+    expect(JSON.parse(byId.stdout)).toEqual({
+      removed: [{ package: 'bullswarm-connector-template', directory: TEMPLATE_DIR }],
+    });
+    expect(stateOf(home).config.connectors).toEqual([]);
+
+    // A bare manifest in a folder: added by the folder, removed by the folder.
+    const folder = dirs.make();
+    const manifest = JSON.parse(readFileSync(join(PROVIDERS_ROOT, 'echo', 'connector.json'), 'utf8'));
+    const { $schema: _schema, ...rest } = manifest;
+    writeFileSync(join(folder, 'connector.json'), JSON.stringify({ ...rest, id: 'myecho' }));
+    const added = await bullswarm(['connectors', 'add', folder], { home });
+    expect(added.stderr).toBe('');
+    expect(added.exitCode).toBe(0);
+    const byFolder = await bullswarm(['connectors', 'remove', folder], { home });
+    expect(byFolder.stderr).toBe('');
+    expect(byFolder.exitCode).toBe(0);
+    expect(stateOf(home).config.connectors).toEqual([]);
   });
 
   it('refuses to remove an entry that is not configured, listing the configured ones', async () => {

@@ -403,11 +403,15 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
   connectors
     .command('remove')
     .description('stop loading a configured connector (its pools stay)')
-    .argument('<entry>', 'the package name or path as `connectors list` shows it')
-    .addHelpText('after', examples('bullswarm connectors remove bullswarm-connector-foo'))
+    .argument('<entry>', 'the connector id, or the package name or path as `connectors list` shows it')
+    .option('--json', 'print the removed entries as JSON')
+    .addHelpText(
+      'after',
+      examples('bullswarm connectors remove bullswarm-connector-foo', 'bullswarm connectors remove foo'),
+    )
     .action(async (what: string, _options, command: Command) => {
       const { connectorsRemoveCommand } = await import('../commands/connectors-command');
-      await connectorsRemoveCommand(contextOf(command), what);
+      await connectorsRemoveCommand(contextOf(command), what, command.optsWithGlobals());
     });
 
   connectors

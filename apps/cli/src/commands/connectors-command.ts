@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { ConfiguredConnectorEntry } from '@bullswarm/connectors';
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, openCliHome, printJson } from '../cli/command-context';
@@ -80,19 +80,41 @@ export async function connectorsAddCommand(
   );
 }
 
-/** `bullswarm connectors remove <entry>`: by package name, stored string, or path. */
-export async function connectorsRemoveCommand(context: CommandContext, what: string): Promise<void> {
+/**
+ * `bullswarm connectors remove <entry> [--json]`: by the connector id it provides (as `connectors
+ * list` prints first), package name, stored string, or path (a folder holding a connector.json
+ * names that file, as `connectors add` accepts it).
+ */
+export async function connectorsRemoveCommand(
+  context: CommandContext,
+  what: string,
+  options: { json?: boolean } = {},
+): Promise<void> {
   const home = await openCliHome(context);
   const asPath = resolve(context.io.cwd, what);
+  const asManifest = join(asPath, 'connector.json');
+  const configured = home.readState().config.connectors;
+  // The connector id each entry provides (loaded only when the argument could be an id).
+  const ids = new Map<ConfiguredConnectorEntry, string | null>();
+  if (!what.includes('/')) {
+    const { loadConfiguredConnectors } = await import('@bullswarm/connectors');
+    for (const entry of configured) {
+      const { connectors } = await loadConfiguredConnectors([entry], context.io.cwd);
+      ids.set(entry, connectors[0]?.connector.connectorId ?? null);
+    }
+  }
   const matches = (entry: ConfiguredConnectorEntry) => {
     const { name, location } = describeEntry(entry);
+    const stored = typeof entry === 'string' ? resolve(context.io.cwd, entry) : undefined;
     return (
       name === what ||
       location === asPath ||
-      (typeof entry === 'string' && resolve(context.io.cwd, entry) === asPath)
+      location === asManifest ||
+      stored === asPath ||
+      stored === asManifest ||
+      ids.get(entry) === what
     );
   };
-  const configured = home.readState().config.connectors;
   if (!configured.some(matches)) {
     const known = configured.map((entry) => describeEntry(entry).name);
     throw new CliUsageError({
@@ -101,9 +123,16 @@ export async function connectorsRemoveCommand(context: CommandContext, what: str
       expected: known.join(', '),
     });
   }
+  const removed = configured.filter(matches);
   home.updateState((state) => {
-    state.config.connectors = state.config.connectors.filter((entry) => !matches(entry));
+    state.config.connectors = state.config.connectors.filter(
+      (entry) => !removed.some((gone) => sameEntry(gone, entry)),
+    );
   });
+  if (options.json) {
+    printJson(context, { removed });
+    return;
+  }
   context.io.out(
     `removed connector ${what} (pools that use it stay; they show "not installed" until it is added again)\n`,
   );
