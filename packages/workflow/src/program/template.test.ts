@@ -63,5 +63,43 @@ describe('templates', () => {
     ]);
     expect(templateTokens('{{item\nnext line')[0]?.raw).toBe('{{item');
     expect(templateTokens('{{ inputs.x }} and }}')).toHaveLength(1);
+    expect(templateTokens('use {{ item for the fan-out').map((t) => t.raw)).toEqual([
+      '{{ item for the fan-out',
+    ]);
+    expect(templateTokens('{{{runId').map((t) => t.error)).toEqual([
+      expect.stringContaining('"{{runId" is not closed with "}}"'),
+    ]);
+    expect(templateTokens('{{outputs.plan.data\n}').map((t) => t.raw)).toEqual(['{{outputs.plan.data']);
+  });
+
+  it('a leftover {{ that opens no known reference is literal text, as written', () => {
+    for (const text of [
+      'Handlebars opens a block with {{ and closes it with }',
+      'a {{ {x} }} b',
+      'items {{items and {{itemize and {{inputsx and {{run_id',
+      'const o = {{\n  a: 1 } };',
+    ]) {
+      expect(templateTokens(text), text).toEqual([]);
+      expect(renderTemplate(text, scope), text).toEqual({ ok: true, text });
+    }
+  });
+
+  it('a known reference closed after a brace is reported as holding one, not as unclosed', () => {
+    const [token] = templateTokens('x {{item.{a}}} y');
+    expect(token?.raw).toBe('{{item.{a}}}');
+    expect(token?.ref).toBeUndefined();
+    expect(token?.error).toContain('"{{item.{a}}}" holds a brace, which no template can');
+    expect(token?.error).not.toContain('not closed');
+    expect(templateTokens('{{ inputs.x {\n}} z')[0]?.raw).toBe('{{ inputs.x {…');
+  });
+
+  it('a Handlebars block is an unknown template, as it was before unclosed {{ were checked', () => {
+    const tokens = templateTokens('{{#each items}}- {{this}}\n{{/each}}');
+    expect(tokens.map((t) => [t.raw, t.ref === undefined])).toEqual([
+      ['{{#each items}}', true],
+      ['{{this}}', true],
+      ['{{/each}}', true],
+    ]);
+    expect(tokens[0]?.error).toContain('unknown template "{{#each items}}"');
   });
 });

@@ -80,8 +80,17 @@ export function parseTemplateExpression(expression: string): { ref?: TemplateRef
 }
 
 /**
- * Every `{{…}}` occurrence in `text`, parsed; then every `{{` that no `}}` closes (`"{{inputs.x"`)
- * as a token with an error (its `raw` is the opening up to the end of its line, at most 40 characters).
+ * A `{{` that opens a reference: optional spaces, then a head the grammar knows (`inputs`, `item`,
+ * `outputs`, `runId`) as a whole word. Keep in step with the `switch` in {@link parseTemplateExpression}.
+ */
+const REFERENCE_OPENING = /^\{\{\s*(?:inputs|item|outputs|runId)(?![A-Za-z0-9_-])/;
+
+/**
+ * Every `{{…}}` occurrence in `text`, parsed; then every `{{` left over that opens a reference the
+ * grammar knows (`{{inputs.x`, `{{ item`, `{{outputs.` or `{{runId`) but is not a template: no `}}`
+ * closes it (`"{{inputs.x" is not closed with "}}"`), or the `}}` that closes it has a brace before it
+ * (`"{{item.{x}}}" holds a brace`). Any other leftover `{{` (`"a {{ b"`, `"{{ {x} }}"`) is literal text,
+ * rendered as written. A token's `raw` is at most one line and 40 characters.
  */
 export function templateTokens(text: string): TemplateToken[] {
   const tokens: TemplateToken[] = [];
@@ -90,16 +99,20 @@ export function templateTokens(text: string): TemplateToken[] {
     const parsed = parseTemplateExpression(match[1] as string);
     tokens.push({ raw: match[0], ...parsed });
   }
-  // What is left once the closed templates are blanked out: any "{{" there is never closed.
+  // What is left once the closed templates are blanked out.
   const rest = text.replace(TOKEN, (raw) => ' '.repeat(raw.length));
-  for (let at = rest.indexOf('{{'); at !== -1; at = rest.indexOf('{{', at + 2)) {
-    const lineEnd = rest.indexOf('\n', at);
-    let raw = rest.slice(at, lineEnd === -1 ? undefined : lineEnd).trimEnd();
-    if (raw.length > 40) raw = `${raw.slice(0, 39)}…`;
-    tokens.push({
-      raw,
-      error: `"${raw}" is not closed with "}}"; valid forms are ${TEMPLATE_FORMS}`,
-    });
+  for (let at = rest.indexOf('{{'); at !== -1; at = rest.indexOf('{{', at + 1)) {
+    if (!REFERENCE_OPENING.test(rest.slice(at, at + 80))) continue;
+    const next = rest.indexOf('{{', at + 2);
+    let close = rest.indexOf('}}', at + 2);
+    const closed = close !== -1 && (next === -1 || close < next);
+    while (closed && rest[close + 2] === '}') close++;
+    const lineEnd = text.indexOf('\n', at);
+    const end = closed ? close + 2 : lineEnd === -1 ? text.length : lineEnd;
+    let raw = text.slice(at, lineEnd === -1 ? end : Math.min(end, lineEnd)).trimEnd();
+    if (raw.length > 40 || (lineEnd !== -1 && end > lineEnd)) raw = `${raw.slice(0, 39)}…`;
+    const why = closed ? `"${raw}" holds a brace, which no template can` : `"${raw}" is not closed with "}}"`;
+    tokens.push({ raw, error: `${why}; valid forms are ${TEMPLATE_FORMS}` });
   }
   return tokens;
 }

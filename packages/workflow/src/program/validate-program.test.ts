@@ -282,6 +282,44 @@ describe('validateProgram: one test per problem kind, with its JSON path', () =>
     expect(problems[1]?.message).toContain('"{{item" is not closed with "}}"');
   });
 
+  it('a {{ that opens no known reference is literal text in a prompt, promptFile, gate or files glob', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wf-validate-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'p.md'), 'Jinja opens an expression with {{ and a block with {%.\n');
+    const result = validateProgram(
+      program([
+        {
+          id: 'a',
+          prompt: 'Explain that Handlebars escapes with {{ and that a {{ {x} }} is not a template.',
+          files: ['out/{{ draft'],
+          gate: 'test "$(printf "{{ %s" x)" != ""',
+        },
+        { id: 'b', promptFile: 'p.md', gate: { command: ['grep', '-q', '{{', 'p.md'] } },
+      ]),
+      { programDir: dir },
+    );
+    expect(result.problems).toEqual([]);
+    expect(result.ok && result.program.steps[0]?.prompt).toBe(
+      'Explain that Handlebars escapes with {{ and that a {{ {x} }} is not a template.',
+    );
+  });
+
+  it('a Handlebars block is refused as an unknown template (as before), an unclosed {{item still reported', () => {
+    const problems = validateProgram(
+      program([
+        { id: 'a', prompt: 'List:\n{{#each items}}- {{this}}\n{{/each}}' },
+        { id: 'b', forEach: { items: ['p'] }, prompt: 'x {{ item.{name}}}', gate: ['test', '-f', '{{item'] },
+      ]),
+    ).problems;
+    expect(problems.map((p) => [p.path, p.kind, p.message.split(';')[0]])).toEqual([
+      ['$.steps[0].prompt', 'bad-template', 'unknown template "{{#each items}}"'],
+      ['$.steps[0].prompt', 'bad-template', 'unknown template "{{this}}"'],
+      ['$.steps[0].prompt', 'bad-template', 'unknown template "{{/each}}"'],
+      ['$.steps[1].prompt', 'bad-template', '"{{ item.{name}}}" holds a brace, which no template can'],
+      ['$.steps[1].gate[2]', 'bad-template', '"{{item" is not closed with "}}"'],
+    ]);
+  });
+
   it('a bad output schema, with the path inside it', () => {
     const problems = problemsOf(
       program([
