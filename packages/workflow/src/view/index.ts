@@ -8,4 +8,10 @@ export {
   TtyLiveView,
   type TtyLiveViewOptions,
 } from './tty-live-view';
-export { resolveWatchPollMs, WATCH_POLL_SEC, type WatchRunOptions, watchRun } from './watch-run';
+export {
+  resolveWatchPollMs,
+  WATCH_POLL_SEC,
+  WATCH_POLL_SEC_RANGE,
+  type WatchRunOptions,
+  watchRun,
+} from './watch-run';

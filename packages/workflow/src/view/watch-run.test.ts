@@ -4,7 +4,7 @@ import { loadRun } from '../state/load-run';
 import { runPaths } from '../state/run-paths';
 import { closeWorkflowFixtures, createWorkflowFixture } from '../test-support/workflow-fixture';
 import { renderRunView } from './render-run-view';
-import { watchRun } from './watch-run';
+import { resolveWatchPollMs, watchRun } from './watch-run';
 
 afterEach(() => closeWorkflowFixtures());
 
@@ -82,5 +82,26 @@ describe('watchRun', () => {
       reportPath: result.paths.reportPath,
     });
     expect(lines).toEqual(expected);
+  });
+});
+
+describe('resolveWatchPollMs', () => {
+  const poll = (value?: string) => resolveWatchPollMs({ BULLSWARM_WORKFLOW_WATCH_POLL_SEC: value });
+
+  it('reads seconds from 0.001 to 60 as ms; unset or empty leaves the default', () => {
+    expect(poll(undefined)).toBeUndefined();
+    expect(poll(' ')).toBeUndefined();
+    expect(poll('0.001')).toBe(1);
+    expect(poll('0.2')).toBe(200);
+    expect(poll(' 60 ')).toBe(60_000);
+  });
+
+  it('refuses a value out of range or not a number, naming the variable and the range', () => {
+    // 3000000 s is past what a Node timer holds (it would fire every 1 ms instead).
+    for (const value of ['0', '0.0004', '60.5', '3000000', '1e3', '-1', 'soon']) {
+      expect(() => poll(value), value).toThrow(
+        `BULLSWARM_WORKFLOW_WATCH_POLL_SEC=${JSON.stringify(value)} is not valid: expected a number of seconds from 0.001 to 60`,
+      );
+    }
   });
 });

@@ -19,15 +19,19 @@ export interface WatchRunOptions {
   readonly now?: () => number;
 }
 
-/** The variable that sets `workflow watch`'s poll interval (positive seconds; default 0.2). */
+/** The variable that sets `workflow watch`'s poll interval (seconds from 0.001 to 60; default 0.2). */
 export const WATCH_POLL_SEC = 'BULLSWARM_WORKFLOW_WATCH_POLL_SEC';
 
+/** The range {@link resolveWatchPollMs} accepts, in seconds. */
+export const WATCH_POLL_SEC_RANGE = { min: 0.001, max: 60 } as const;
+
 /**
- * The poll interval of `workflow watch` from `BULLSWARM_WORKFLOW_WATCH_POLL_SEC` (positive
- * seconds, fractions accepted so tests can shorten it); undefined when unset or empty (the default,
- * 200 ms, applies).
+ * The poll interval of `workflow watch` from `BULLSWARM_WORKFLOW_WATCH_POLL_SEC`, in ms: seconds from
+ * 0.001 to 60 (fractions accepted so tests can shorten it); undefined when unset or empty (the default,
+ * 200 ms, applies). The upper bound keeps the wait a timer Node can hold: above about 2147483 s Node
+ * fires the timer after 1 ms instead, and watch would busy-poll.
  *
- * @throws InvalidEnvironmentError naming the variable and what would be valid.
+ * @throws InvalidEnvironmentError naming the variable and the range.
  */
 export function resolveWatchPollMs(
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -35,11 +39,12 @@ export function resolveWatchPollMs(
   const raw = env[WATCH_POLL_SEC];
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = Number(raw.trim());
-  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(value > 0)) {
+  const { min, max } = WATCH_POLL_SEC_RANGE;
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(value >= min && value <= max)) {
     throw new InvalidEnvironmentError({
       variable: WATCH_POLL_SEC,
       value: raw,
-      expected: 'a positive number of seconds, such as 0.2',
+      expected: `a number of seconds from ${min} to ${max}, such as 0.2`,
     });
   }
   return Math.max(1, Math.round(value * 1000));

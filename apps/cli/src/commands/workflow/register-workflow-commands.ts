@@ -84,7 +84,9 @@ export function registerWorkflowCommands(
     .argument('<runId>', 'the run id (see workflow list)')
     .addHelpText(
       'after',
-      `\nExit code: 0 when every step is ok, 1 otherwise.\n${examples('bullswarm workflow watch wf-a1b2c3d4')}`,
+      '\nEnvironment: BULLSWARM_WORKFLOW_WATCH_POLL_SEC, the seconds between re-reads of the run, from 0.001 to 60' +
+        ' (default 0.2; anything else exits 2).\n' +
+        `\nExit code: 0 when every step is ok, 1 otherwise.\n${examples('bullswarm workflow watch wf-a1b2c3d4')}`,
     )
     .action(async (runId: string, _options, command: Command) => {
       const { workflowWatchCommand } = await import('./workflow-view-commands');

@@ -200,6 +200,19 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('BULLSWARM_WORKFLOW_WATCH_POLL_SEC="soon" is not valid');
+    // Past what a Node timer holds (it would fire every 1 ms): refused with the range, not a busy poll.
+    const huge = await h.run(['workflow', 'watch', runId as string], {
+      BULLSWARM_WORKFLOW_WATCH_POLL_SEC: '3000000',
+    });
+    expect(huge.exitCode).toBe(2);
+    expect(huge.stderr).toContain(
+      'BULLSWARM_WORKFLOW_WATCH_POLL_SEC="3000000" is not valid: expected a number of seconds from 0.001 to 60',
+    );
+    expect(huge.stderr).not.toContain('TimeoutOverflowWarning');
+    const help = await h.run(['workflow', 'watch', '--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('BULLSWARM_WORKFLOW_WATCH_POLL_SEC');
+    expect(help.stdout).toContain('from 0.001 to 60');
   });
 
   it('show and watch refuse a blind step of the same run (its worker env), and nothing else', async () => {

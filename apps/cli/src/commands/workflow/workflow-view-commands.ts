@@ -85,7 +85,8 @@ export async function workflowShowCommand(
 /**
  * `bullswarm workflow watch <runId>`: live while a process drives the run (the view on a terminal,
  * events as JSON lines otherwise), a replay when it has ended. Exit 0 when every step is ok. It
- * re-reads the run every 200 ms (`BULLSWARM_WORKFLOW_WATCH_POLL_SEC` changes that).
+ * re-reads the run every 200 ms (`BULLSWARM_WORKFLOW_WATCH_POLL_SEC`, 0.001 to 60 s, changes that;
+ * anything else exits 2).
  */
 export async function workflowWatchCommand(context: CommandContext, runId: string): Promise<void> {
   const { watchRun, runOutcome, resolveWatchPollMs } = await import('@bullswarm/workflow');
