@@ -1,5 +1,6 @@
-import { formatDurationMs, formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing';
 import { type CommandContext, openCliRuntime } from '../../cli/command-context';
+import { formatCountdownMs } from '../../output/format-seconds';
 import { driveRun, withCliErrors } from './workflow-cli-support';
 
 /** Options of `bullswarm workflow resume`. */
@@ -12,8 +13,8 @@ export interface WorkflowResumeOptions {
  * `bullswarm workflow resume <runId> [--when-ready]`: runs again what has no ok verdict. With
  * `--when-ready` it first waits until the earliest known back-at of the steps that came back (time
  * read from bullswarm's clock, which BULLSWARM_NOW fixes; the wait itself is real time), showing a
- * countdown — redrawn on a terminal, a line every 30 s otherwise. Ctrl-C during the wait ends the
- * command without resuming (exit 1).
+ * countdown (`resuming in 45s`, `resuming in 10m`) — redrawn on a terminal, a line every 30 s
+ * otherwise. Ctrl-C during the wait ends the command without resuming (exit 1).
  */
 export async function workflowResumeCommand(
   context: CommandContext,
@@ -70,7 +71,7 @@ async function countdown(
     for (;;) {
       const left = end - Date.now();
       if (left <= 0 || abort.signal.aborted) break;
-      const text = `waiting until ${formatTime(backAt)} (the earliest back-at) · resuming in ${formatDurationMs(left)}`;
+      const text = `waiting until ${formatTime(backAt)} (the earliest back-at) · resuming in ${formatCountdownMs(left)}`;
       if (tty) context.io.err(`\r\x1b[2K${text}`);
       else if (Date.now() - lastLine >= 30_000 || lastLine === 0) {
         context.io.err(`${text}\n`);
