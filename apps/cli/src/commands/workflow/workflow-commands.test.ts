@@ -320,19 +320,17 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     const pool = await h.run(['workflow', 'goal', example, '--worker-pool', 'nope']);
     expect(pool.exitCode).toBe(2);
     expect(pool.stderr).toContain('--worker-pool nope');
-    const tooMany = await h.run(['workflow', 'goal', example, '--concurrency', '65']);
-    expect(tooMany.exitCode).toBe(2);
-    expect(tooMany.stderr).toContain('--concurrency 65: expected a whole number from 1 to 64');
-    // The bound holds for a dry run too (nothing runs, but the flag is still wrong).
-    for (const value of ['65', '99999999999999999999']) {
-      const dry = await h.run(['workflow', 'goal', example, '--concurrency', value, '--dry-run']);
-      expect(dry.exitCode).toBe(2);
-      expect(dry.stderr).toContain(`--concurrency ${value}: expected a whole number from 1 to 64`);
-      expect(dry.stdout).toBe('');
+    // One message for every value out of range, above or below, a dry run included.
+    for (const value of ['65', '0', '99999999999999999999', 'four']) {
+      for (const dryRun of [[], ['--dry-run']]) {
+        const bad = await h.run(['workflow', 'goal', example, '--concurrency', value, ...dryRun]);
+        expect(bad.exitCode).toBe(2);
+        expect(bad.stderr).toContain(
+          `--concurrency "${value}" is not valid: expected a whole number from 1 to 64`,
+        );
+        expect(bad.stdout).toBe('');
+      }
     }
-    const none = await h.run(['workflow', 'goal', example, '--concurrency', '0']);
-    expect(none.exitCode).toBe(2);
-    expect(none.stderr).toContain('--concurrency "0" is not valid: expected a whole number >= 1');
     expect(existsSync(join(h.home, 'workflows'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import type { PlannedStep, WorkflowProgram } from '@bullswarm/workflow';
-import { CliExit, CliUsageError } from '../../cli/cli-errors';
+import { CliExit } from '../../cli/cli-errors';
 import { type CommandContext, openCliRuntime, printJson } from '../../cli/command-context';
 import { EXIT } from '../../cli/exit-codes';
 import { parseWholeNumber } from '../../parse/parse-options';
@@ -47,19 +47,17 @@ export async function workflowGoalCommand(
   options: WorkflowGoalOptions,
 ): Promise<void> {
   const inputs = parseInputs(options.input);
+  // The bound of settings.concurrency, checked before anything else (a dry run included): one
+  // message, "from 1 to 64", for 0, 65 and anything not a whole number.
   const concurrency =
-    options.concurrency === undefined ? undefined : parseWholeNumber(options.concurrency, '--concurrency', 1);
-  if (concurrency !== undefined) {
-    // The bound of settings.concurrency, checked before anything else (a dry run included).
-    const { MAX_CONCURRENCY } = await import('@bullswarm/workflow');
-    if (concurrency > MAX_CONCURRENCY) {
-      throw new CliUsageError({
-        message: `--concurrency ${options.concurrency?.trim()}: expected a whole number from 1 to ${MAX_CONCURRENCY}`,
-        flag: '--concurrency',
-        expected: `a whole number from 1 to ${MAX_CONCURRENCY}`,
-      });
-    }
-  }
+    options.concurrency === undefined
+      ? undefined
+      : parseWholeNumber(
+          options.concurrency,
+          '--concurrency',
+          1,
+          (await import('@bullswarm/workflow')).MAX_CONCURRENCY,
+        );
   const cwd = resolve(context.io.cwd, options.cwd ?? '.');
   const runtime = await openCliRuntime(context, { createStore: !options.dryRun });
   try {
