@@ -22,4 +22,22 @@ describe('runFenced', () => {
     const ok = await runFenced(swarm, { plan, epoch: 1, command: ['git', 'status', '--short'], cwd: repo });
     expect(ok.exitCode).toBe(0);
   });
+
+  it('a command killed by a signal keeps its output and exits 128 + the signal number', async () => {
+    const dir = dirs.make();
+    const { repo, plan } = createRepo(join(dir, 'repo'));
+    const { swarm } = openTestSwarm(dir);
+    swarm.leads.claim(plan, { address: 'boss' });
+    const run = await runFenced(swarm, {
+      plan,
+      epoch: 1,
+      command: ['sh', '-c', 'echo partial-out; echo partial-err >&2; kill -9 $$'],
+      cwd: repo,
+    });
+    expect(run).toMatchObject({
+      exitCode: 137,
+      stdout: 'partial-out',
+      stderr: 'partial-err\nsh: killed by SIGKILL',
+    });
+  });
 });

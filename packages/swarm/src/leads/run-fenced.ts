@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { execa } from 'execa';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import type { PlanRef } from '../plans/plan-location';
@@ -54,23 +55,40 @@ export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promis
     stdin: 'ignore',
     ...(options.env === undefined ? {} : { env: options.env, extendEnv: false }),
   });
-  if (result.exitCode === undefined && result.failed) {
-    // It never started: say so (as a shell would), with exit code 127.
-    const code = (result as { code?: string }).code;
+  const stdout = String(result.stdout ?? '');
+  const stderr = String(result.stderr ?? '');
+  if (result.signal !== undefined) {
+    // Killed by a signal: keep what it printed, say which signal, exit 128 + its number (as a shell).
+    const number = (constants.signals as Record<string, number>)[result.signal] ?? 0;
+    const note = `${file}: killed by ${result.signal}`;
     return {
       record,
-      exitCode: 127,
+      exitCode: 128 + number,
+      stdout,
+      stderr: stderr === '' ? note : `${stderr.replace(/\n$/, '')}\n${note}`,
+    };
+  }
+  const code = (result as { code?: string }).code;
+  if (result.exitCode === undefined && result.failed && typeof code === 'string') {
+    // It never started (a spawn error such as ENOENT or EACCES): say so as a shell would, with
+    // exit code 127 (not found) or 126 (found, not executable).
+    return {
+      record,
+      exitCode: code === 'EACCES' ? 126 : 127,
       stdout: '',
       stderr:
         code === 'ENOENT'
           ? `${file}: command not found`
-          : `${file}: could not be started (${code ?? result.shortMessage})`,
+          : code === 'EACCES'
+            ? `${file}: permission denied`
+            : `${file}: could not be started (${code})`,
     };
   }
   return {
     record,
     exitCode: result.exitCode ?? 1,
-    stdout: String(result.stdout ?? ''),
-    stderr: String(result.stderr ?? ''),
+    stdout,
+    stderr:
+      result.exitCode === undefined && result.failed && stderr === '' ? (result.shortMessage ?? '') : stderr,
   };
 }
