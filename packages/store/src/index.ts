@@ -11,9 +11,10 @@ export {
   TIER_PATTERN,
 } from './config/patterns';
 export {
-  assertLabelsFitState,
   clearLabel,
-  findLabelEqualToPoolId,
+  findLabelConflicts,
+  type LabelConflict,
+  labelConflictWarning,
   listLabels,
   type PoolLabelRow,
   poolLabel,
@@ -21,6 +22,7 @@ export {
   resolvePoolRef,
   setLabel,
   updateLabels,
+  usableLabels,
   validateLabel,
 } from './config/pool-labels';
 export { emptyLabels, type PoolLabelsFile, poolLabelsFileSchema } from './config/pool-labels-schema';

@@ -5,8 +5,10 @@ import { LABEL_PATTERN, POOL_ID_PATTERN } from './patterns';
  * `$BULLSWARM_HOME/pool-labels.json`, version 1: display labels by pool id.
  *
  * The file itself guarantees what it can see alone: keys are pool ids, labels have no whitespace,
- * no two pools share a label, and no label equals another labelled pool's id. The rule against a
- * label equal to a configured pool's id (from state.json) is enforced by `setLabel`.
+ * and no two pools share a label. A label equal to another pool's id is refused when it is set
+ * (`setLabel`, `pools add`, `setup`) but does not make the file invalid: whether a key is a pool
+ * depends on state.json, and a label found equal to a configured pool's id (a hand edit) is
+ * ignored with a warning (`usableLabels`, `findLabelConflicts`) rather than locking the home.
  */
 export const poolLabelsFileSchema = z
   .strictObject({
@@ -28,12 +30,6 @@ export const poolLabelsFileSchema = z
           code: 'custom',
           path: ['labels', poolId],
           message: `label "${label}" is also the label of ${other}; labels are unique`,
-        });
-      } else if (label !== poolId && Object.hasOwn(file.labels, label)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['labels', poolId],
-          message: `label "${label}" equals the id of another pool`,
         });
       }
       owner.set(label, poolId);

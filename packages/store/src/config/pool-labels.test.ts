@@ -9,12 +9,15 @@ import { catchError } from '../test-support/catch-error';
 import { useTempDirs } from '../test-support/temp-dir';
 import {
   clearLabel,
+  findLabelConflicts,
+  labelConflictWarning,
   listLabels,
   poolLabel,
   readLabels,
   resolvePoolRef,
   setLabel,
   updateLabels,
+  usableLabels,
 } from './pool-labels';
 import { readState, updateState } from './state-file';
 
@@ -57,7 +60,7 @@ describe('pool labels', () => {
       labels: { 'claude-code:acme': 'claude-code:a' },
     });
     expect(listLabels(home)).toEqual([
-      { poolId: 'claude-code:acme', label: 'claude-code:a', configured: true },
+      { poolId: 'claude-code:acme', label: 'claude-code:a', configured: true, equalsPoolId: null },
     ]);
     const state = readState(home);
     const labels = readLabels(home);
@@ -154,13 +157,6 @@ describe('pool labels', () => {
       });
     });
     expect(resolvePoolRef('gx', readState(home), readLabels(home))).toBe('gx');
-    // … makes pool-labels.json invalid: a label is never another pool's id
-    const error = catchError(() => listLabels(home));
-    expect(ConfigFileError.isInstance(error) && [error.filePath, error.fieldPath]).toEqual([
-      homePaths(home).labelsPath,
-      'labels.grok',
-    ]);
-    expect(ConfigFileError.isInstance(catchError(() => setLabel(home, 'codex', 'cx')))).toBe(true);
     updateState(home, (state) => {
       state.pools = state.pools.filter((pool) => pool.id !== 'gx');
     });
@@ -168,12 +164,93 @@ describe('pool labels', () => {
     updateState(home, (state) => {
       state.pools = state.pools.filter((pool) => pool.id !== 'grok');
     });
-    expect(listLabels(home)).toEqual([{ poolId: 'grok', label: 'gx', configured: false }]);
+    expect(listLabels(home)).toEqual([
+      { poolId: 'grok', label: 'gx', configured: false, equalsPoolId: null },
+    ]);
     expect(
       UnknownPoolError.isInstance(catchError(() => resolvePoolRef('gx', readState(home), readLabels(home)))),
     ).toBe(true);
     // the orphan label can still be cleared by its pool id
     expect(clearLabel(home, 'grok')).toBe(true);
+  });
+
+  describe('a label equal to another pool id (a hand edit) is ignored, never fatal', () => {
+    function conflictHome(): { home: string; text: string } {
+      const home = homeWithPools('sim:ahead', 'sim:behind', 'codex');
+      // sim:ahead is itself labelled: the file alone sees a label equal to another key, still readable
+      const text = JSON.stringify({
+        version: 1,
+        labels: { 'sim:behind': 'sim:ahead', 'sim:ahead': 'front', codex: 'cx' },
+      });
+      writeFileSync(homePaths(home).labelsPath, text);
+      return { home, text };
+    }
+
+    it('finds it, drops it from the labels in effect, and lists it', () => {
+      const { home } = conflictHome();
+      const labels = readLabels(home);
+      const state = readState(home);
+      expect(findLabelConflicts(labels, state)).toEqual([{ poolId: 'sim:behind', label: 'sim:ahead' }]);
+      const usable = usableLabels(labels, state);
+      expect(usable.labels).toEqual({ 'sim:ahead': 'front', codex: 'cx' });
+      // the id wins, the pool with the conflicting label shows as its id, other labels still work
+      expect(resolvePoolRef('sim:ahead', state, usable)).toBe('sim:ahead');
+      expect(resolvePoolRef('front', state, usable)).toBe('sim:ahead');
+      expect(resolvePoolRef('cx', state, usable)).toBe('codex');
+      expect(poolLabel('sim:behind', usable)).toBe('sim:behind');
+      expect(listLabels(home)).toEqual([
+        { poolId: 'codex', label: 'cx', configured: true, equalsPoolId: null },
+        { poolId: 'sim:ahead', label: 'front', configured: true, equalsPoolId: null },
+        { poolId: 'sim:behind', label: 'sim:ahead', configured: true, equalsPoolId: 'sim:ahead' },
+      ]);
+      expect(labelConflictWarning(home, { poolId: 'sim:behind', label: 'sim:ahead' })).toBe(
+        `${homePaths(home).labelsPath}: labels.sim:behind: label "sim:ahead" equals the id of pool sim:ahead, ` +
+          "so it is ignored (sim:behind shows as its id; a label is never another pool's id): " +
+          'run `bullswarm pools label sim:behind --clear` or `bullswarm pools label sim:behind <other-label>`',
+      );
+    });
+
+    it('does not block other label changes, and is repaired by --clear or a new label', () => {
+      const { home } = conflictHome();
+      expect(setLabel(home, 'codex', 'cdx')).toEqual({ poolId: 'codex', label: 'cdx' });
+      // relabelling the pool with the conflicting label replaces it
+      expect(setLabel(home, 'sim:behind', 'back')).toEqual({ poolId: 'sim:behind', label: 'back' });
+      expect(findLabelConflicts(readLabels(home), readState(home))).toEqual([]);
+      // and clearing works too (written back by hand first)
+      updateLabels(home, (labels) => {
+        labels.labels['sim:behind'] = 'sim:ahead';
+      });
+      expect(clearLabel(home, 'sim:behind')).toBe(true);
+      expect(readLabels(home).labels).toEqual({ 'sim:ahead': 'front', codex: 'cdx' });
+    });
+
+    it('the conflicting label never names its pool: set and clear by it reach the pool with that id', () => {
+      const { home } = conflictHome();
+      expect(setLabel(home, 'sim:ahead', 'lead')).toEqual({ poolId: 'sim:ahead', label: 'lead' });
+      expect(clearLabel(home, 'sim:ahead')).toBe(true);
+      expect(readLabels(home).labels).toEqual({ 'sim:behind': 'sim:ahead', codex: 'cx' });
+    });
+
+    it('counts only labels of pools in state.json', () => {
+      const home = homeWithPools('codex', 'grok');
+      // gone:x is no longer configured; its label equals a configured pool id, and is ignored anyway
+      writeFileSync(
+        homePaths(home).labelsPath,
+        JSON.stringify({ version: 1, labels: { 'gone:x': 'codex' } }),
+      );
+      expect(findLabelConflicts(readLabels(home), readState(home))).toEqual([]);
+      expect(listLabels(home)).toEqual([
+        { poolId: 'gone:x', label: 'codex', configured: false, equalsPoolId: null },
+      ]);
+      expect(setLabel(home, 'grok', 'gk')).toEqual({ poolId: 'grok', label: 'gk' });
+      expect(resolvePoolRef('codex', readState(home), readLabels(home))).toBe('codex');
+    });
+
+    it('creating the conflict stays refused', () => {
+      const { home } = conflictHome();
+      const error = catchError(() => setLabel(home, 'codex', 'sim:behind'));
+      expect(InvalidLabelError.isInstance(error) && error.reason).toBe('equals-pool-id');
+    });
   });
 
   it('reports an invalid labels file with its field, and refuses to write over it', () => {

@@ -1,15 +1,8 @@
-import { ConfigFileError } from '../errors/config-file-error';
 import { InvalidLabelError } from '../errors/invalid-label-error';
 import { type KnownPool, UnknownPoolError } from '../errors/unknown-pool-error';
 import type { FileLockOptions } from '../files/file-lock';
 import { type HomeRef, toHomePaths } from '../home/home-paths';
-import {
-  type ConfigFileSpec,
-  type Mutator,
-  readConfigFile,
-  recoveryFor,
-  updateConfigFile,
-} from './config-file';
+import { type ConfigFileSpec, type Mutator, readConfigFile, updateConfigFile } from './config-file';
 import { LABEL_PATTERN } from './patterns';
 import { emptyLabels, type PoolLabelsFile, poolLabelsFileSchema } from './pool-labels-schema';
 import { readState } from './state-file';
@@ -39,37 +32,54 @@ export function updateLabels(
 }
 
 /**
- * The first label in `labels` that equals the id of a configured pool other than its own
- * (routing.md: a label is never another pool's id), or undefined.
+ * A label of a configured pool that equals the id of another configured pool: a hand edit (or a
+ * path that missed the rule) broke "a label is never another pool's id" (routing.md).
  */
-export function findLabelEqualToPoolId(
-  labels: PoolLabelsFile,
-  state: StateFile,
-): { readonly poolId: string; readonly label: string } | undefined {
-  const ids = new Set(state.pools.map((pool) => pool.id));
-  for (const [poolId, label] of Object.entries(labels.labels)) {
-    if (label !== poolId && ids.has(label)) return { poolId, label };
-  }
-  return undefined;
+export interface LabelConflict {
+  /** The pool whose label it is. */
+  readonly poolId: string;
+  /** The label, which is also the id of another configured pool. */
+  readonly label: string;
 }
 
 /**
- * Checks pool-labels.json against state.json: no label may equal the id of another configured
- * pool (the file's own schema sees only its own keys). Commands stop on it as on any invalid file.
- * @throws ConfigFileError naming pool-labels.json, the field `labels.<pool id>` and how to recover.
+ * Every label in `labels` that equals the id of another pool in state.json, by pool id. Only labels
+ * of configured pools count: labels of pools no longer in state.json are ignored anyway.
  */
-export function assertLabelsFitState(home: HomeRef, labels: PoolLabelsFile, state: StateFile): void {
-  const clash = findLabelEqualToPoolId(labels, state);
-  if (clash === undefined) return;
-  const { labelsPath, statePath } = toHomePaths(home);
-  const fieldPath = `labels.${clash.poolId}`;
-  throw new ConfigFileError({
-    filePath: labelsPath,
-    kind: 'invalid-schema',
-    fieldPath,
-    problem: `label "${clash.label}" equals the id of pool ${clash.label} in ${statePath}; a label is never another pool's id`,
-    recovery: recoveryFor(labelsPath, fieldPath),
-  });
+export function findLabelConflicts(labels: PoolLabelsFile, state: StateFile): LabelConflict[] {
+  const ids = new Set(state.pools.map((pool) => pool.id));
+  return Object.entries(labels.labels)
+    .filter(([poolId, label]) => label !== poolId && ids.has(poolId) && ids.has(label))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([poolId, label]) => ({ poolId, label }));
+}
+
+/**
+ * The labels in effect: `labels` without those that equal another configured pool's id
+ * ({@link findLabelConflicts}). Such a label is ignored, never fatal: the pool id wins when
+ * resolving, and the labelled pool shows as its id, so a bad pool-labels.json never locks a home.
+ */
+export function usableLabels(labels: PoolLabelsFile, state: StateFile): PoolLabelsFile {
+  const conflicts = findLabelConflicts(labels, state);
+  if (conflicts.length === 0) return labels;
+  const ignored = new Set(conflicts.map((conflict) => conflict.poolId));
+  return {
+    ...labels,
+    labels: Object.fromEntries(Object.entries(labels.labels).filter(([poolId]) => !ignored.has(poolId))),
+  };
+}
+
+/**
+ * The one warning line (no newline) a command prints on stderr for a {@link LabelConflict}: the
+ * file, the field, that the label is ignored, and the commands that repair it.
+ */
+export function labelConflictWarning(home: HomeRef, conflict: LabelConflict): string {
+  const { labelsPath } = toHomePaths(home);
+  return (
+    `${labelsPath}: labels.${conflict.poolId}: label "${conflict.label}" equals the id of pool ${conflict.label}, ` +
+    `so it is ignored (${conflict.poolId} shows as its id; a label is never another pool's id): ` +
+    `run \`bullswarm pools label ${conflict.poolId} --clear\` or \`bullswarm pools label ${conflict.poolId} <other-label>\``
+  );
 }
 
 /** The label people see for a pool: its label, or its id when it has none. */
@@ -80,8 +90,9 @@ export function poolLabel(poolId: string, labels: PoolLabelsFile): string {
 /**
  * Resolve what a user typed for a pool, a label or an id, to the pool id.
  *
- * An exact pool id wins over a label (ids are durable; `pools add` refuses an id that is a label, and
- * {@link assertLabelsFitState} a label that is an id). Labels of pools no longer in state.json are ignored.
+ * An exact pool id wins over a label (ids are durable; `pools add` and `setup` refuse an id that is a
+ * label, and a label equal to another pool's id is ignored: see {@link usableLabels}). Labels of
+ * pools no longer in state.json are ignored.
  * @throws UnknownPoolError listing every configured pool as `id (label)`.
  */
 export function resolvePoolRef(ref: string, state: StateFile, labels: PoolLabelsFile): string {
@@ -138,8 +149,8 @@ export function setLabel(
   updateLabels(
     home,
     (labels) => {
-      assertLabelsFitState(home, labels, state);
-      poolId = resolvePoolRef(ref, state, labels);
+      // Resolution ignores a conflicting label (the id wins); replacing it is how it is repaired.
+      poolId = resolvePoolRef(ref, state, usableLabels(labels, state));
       if (label === poolId) {
         delete labels.labels[poolId];
         return;
@@ -164,8 +175,9 @@ export function clearLabel(home: HomeRef, ref: string, options?: FileLockOptions
   updateLabels(
     home,
     (labels) => {
-      assertLabelsFitState(home, labels, state);
-      const poolId = Object.hasOwn(labels.labels, ref) ? ref : resolvePoolRef(ref, state, labels);
+      const poolId = Object.hasOwn(labels.labels, ref)
+        ? ref
+        : resolvePoolRef(ref, state, usableLabels(labels, state));
       removed = Object.hasOwn(labels.labels, poolId);
       delete labels.labels[poolId];
     },
@@ -180,15 +192,25 @@ export interface PoolLabelRow {
   readonly label: string;
   /** False for a label whose pool is no longer in state.json (it is kept, and ignored). */
   readonly configured: boolean;
+  /**
+   * The configured pool whose id the label equals (a hand edit: the label is ignored, see
+   * {@link usableLabels}), or null.
+   */
+  readonly equalsPoolId: string | null;
 }
 
 /** Every label of a home, sorted by pool id (`bullswarm pools label --list`). */
 export function listLabels(home: HomeRef): PoolLabelRow[] {
   const labels = readLabels(home);
   const state = readState(home);
-  assertLabelsFitState(home, labels, state);
   const configured = new Set(state.pools.map((pool) => pool.id));
+  const conflicts = new Set(findLabelConflicts(labels, state).map((conflict) => conflict.poolId));
   return Object.entries(labels.labels)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([poolId, label]) => ({ poolId, label, configured: configured.has(poolId) }));
+    .map(([poolId, label]) => ({
+      poolId,
+      label,
+      configured: configured.has(poolId),
+      equalsPoolId: conflicts.has(poolId) ? label : null,
+    }));
 }

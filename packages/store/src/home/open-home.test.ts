@@ -61,7 +61,9 @@ describe('openHome', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(home.setLabel('codex', 'cx')).toEqual({ poolId: 'codex', label: 'cx' });
     expect(home.resolvePoolRef('cx')).toBe('codex');
-    expect(home.listLabels()).toEqual([{ poolId: 'codex', label: 'cx', configured: true }]);
+    expect(home.listLabels()).toEqual([
+      { poolId: 'codex', label: 'cx', configured: true, equalsPoolId: null },
+    ]);
     expect(home.clearLabel('cx')).toBe(true);
     expect(home.updateLabels(() => undefined).labels).toEqual({});
 

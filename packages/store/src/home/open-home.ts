@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Mutator } from '../config/config-file';
 import {
-  assertLabelsFitState,
   clearLabel,
   listLabels,
   type PoolLabelRow,
@@ -9,6 +8,7 @@ import {
   resolvePoolRef,
   setLabel,
   updateLabels,
+  usableLabels,
 } from '../config/pool-labels';
 import type { PoolLabelsFile } from '../config/pool-labels-schema';
 import { readState, updateState } from '../config/state-file';
@@ -56,7 +56,10 @@ export interface BullswarmHome extends HomePaths {
   clearLabel(ref: string): boolean;
   /** Every label, by pool id. */
   listLabels(): PoolLabelRow[];
-  /** A label or id typed by a user → the pool id. @throws UnknownPoolError */
+  /**
+   * A label or id typed by a user → the pool id (a label equal to another pool's id is ignored).
+   * @throws UnknownPoolError
+   */
   resolvePoolRef(ref: string): string;
   /** Open the SQLite store (creating the home and database when missing). */
   openStore(options?: HomeStoreOptions): EmbeddedBullswarmStore;
@@ -93,9 +96,7 @@ export function openHome(options: OpenHomeOptions = {}): BullswarmHome {
     listLabels: () => listLabels(paths),
     resolvePoolRef: (ref) => {
       const state = readState(paths);
-      const labels = readLabels(paths);
-      assertLabelsFitState(paths, labels, state);
-      return resolvePoolRef(ref, state, labels);
+      return resolvePoolRef(ref, state, usableLabels(readLabels(paths), state));
     },
     openStore: (storeOptions = {}) => openStore({ ...storeOptions, dbPath: paths.dbPath }),
     openStoreIfExists: (storeOptions = {}) => openStoreIfExists({ ...storeOptions, dbPath: paths.dbPath }),
