@@ -2,13 +2,15 @@ import { homedir } from 'node:os';
 import { type ConnectorV1, type LoadedConnectors, loadConnectors } from '@bullswarm/connectors';
 import { createMeterService, type MeterService } from '@bullswarm/meters';
 import {
-  assertLabelsFitState,
   type BullswarmHome,
   createClock,
   type EmbeddedBullswarmStore,
+  findLabelConflicts,
+  type LabelConflict,
   openHome,
   type PoolLabelsFile,
   type StateFile,
+  usableLabels,
 } from '@bullswarm/store';
 
 /** Options of {@link openRuntime}. */
@@ -48,7 +50,16 @@ export interface BullswarmRuntime {
   readonly userHome: string;
   /** state.json as read when the runtime opened (re-read with `home.readState()` after an update). */
   readonly state: StateFile;
+  /**
+   * The labels in effect: pool-labels.json without a label equal to another configured pool's id
+   * (a hand edit; see {@link labelConflicts}), so such a label never names or shows a pool.
+   */
   readonly labels: PoolLabelsFile;
+  /**
+   * Labels of pool-labels.json ignored because they equal another configured pool's id. They never
+   * stop a command; the CLI names each on stderr (`labelConflictWarning` of `@bullswarm/store`).
+   */
+  readonly labelConflicts: readonly LabelConflict[];
   readonly connectors: ReadonlyMap<string, ConnectorV1>;
   /** Connector load errors and override warnings (a malformed manifest never stops the others). */
   readonly connectorLoad: Pick<LoadedConnectors, 'errors' | 'warnings' | 'sources'>;
@@ -75,9 +86,10 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
   const clock = options.clock ?? createClock(env);
   const home = openHome({ ...(options.home === undefined ? {} : { home: options.home }), env });
   const state = home.readState();
-  const labels = home.readLabels();
-  // A label equal to another pool's id makes pool-labels.json invalid (routing.md, pool labels).
-  assertLabelsFitState(home, labels, state);
+  const fileLabels = home.readLabels();
+  // A label equal to another pool's id (routing.md, pool labels) is ignored, never fatal.
+  const labelConflicts = findLabelConflicts(fileLabels, state);
+  const labels = usableLabels(fileLabels, state);
   const userHome = options.userHome ?? homedir();
   const loaded = await loadConnectors({
     home: home.home,
@@ -112,6 +124,7 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
     userHome,
     state,
     labels,
+    labelConflicts,
     connectors: loaded.connectors,
     connectorLoad: { errors: loaded.errors, warnings: loaded.warnings, sources: loaded.sources },
     get store() {
