@@ -467,7 +467,7 @@ describe('bullswarm pools label', () => {
     expect(dry.stdout).toMatch(/^OK \[alpha\] pinned to alpha \(--worker-pool\)/);
     const list = await bullswarm(['pools', 'label', '--list', '--json'], { home });
     expect(JSON.parse(list.stdout)).toEqual({
-      labels: [{ poolId: 'sim:a', label: 'alpha', configured: true }],
+      labels: [{ poolId: 'sim:a', label: 'alpha', configured: true, equalsPoolId: null }],
     });
     expect((await bullswarm(['pools', 'label', '--list'], { home })).stdout).toBe('sim:a alpha\n');
     // A label can be moved by naming the pool by its label.
@@ -558,7 +558,7 @@ describe('a label is never another pool id', () => {
     ]);
   });
 
-  it('a hand-written pool-labels.json giving a pool another pool id stops commands, untouched', async () => {
+  it('a hand-written label equal to another pool id is ignored with one warning; commands work; --clear or a new label repairs it', async () => {
     const home = dirs.make();
     writeTestHome(home, {
       now: NOW,
@@ -568,20 +568,71 @@ describe('a label is never another pool id', () => {
       ],
     });
     const labelsPath = join(home, 'pool-labels.json');
-    const text = `${JSON.stringify({ version: 1, labels: { 'sim:behind': 'sim:ahead' } }, null, 2)}\n`;
+    const text = `${JSON.stringify({ version: 1, labels: { 'sim:behind': 'sim:ahead', 'sim:ahead': 'front' } }, null, 2)}\n`;
     writeFileSync(labelsPath, text);
-    const expected = `error: ${labelsPath}: labels.sim:behind: label "sim:ahead" equals the id of pool sim:ahead in ${join(home, 'state.json')}; a label is never another pool's id. fix the field by hand; bullswarm will not overwrite pool-labels.json while it is invalid\n`;
-    for (const args of [
-      ['pools', '--json'],
-      ['pools', 'label', '--list'],
-      ['pools', 'label', 'sim:behind', '--clear'],
-      ['pools', 'label', 'sim:ahead', 'front'],
-      ['meters', 'set', 'sim:ahead', '--weekly', '10'],
-    ]) {
-      const result = await bullswarm(args, { home, env: nowEnv(NOW) });
-      expect([args, result.exitCode, result.stdout, result.stderr]).toEqual([args, 2, '', expected]);
-    }
+    const warning = `warning: ${labelsPath}: labels.sim:behind: label "sim:ahead" equals the id of pool sim:ahead, so it is ignored (sim:behind shows as its id; a label is never another pool's id): run \`bullswarm pools label sim:behind --clear\` or \`bullswarm pools label sim:behind <other-label>\`\n`;
+    const env = nowEnv(NOW);
+
+    const pools = await bullswarm(['pools', '--json'], { home, env });
+    expect([pools.exitCode, pools.stderr]).toEqual([0, warning]);
+    const views = (JSON.parse(pools.stdout) as { pools: { id: string; poolLabel: string }[] }).pools;
+    expect(views.map((view) => [view.id, view.poolLabel])).toEqual([
+      ['sim:ahead', 'front'],
+      ['sim:behind', 'sim:behind'],
+    ]);
+    // the id wins: sim:ahead names the pool with that id
+    const meters = await bullswarm(['meters', 'set', 'sim:ahead', '--weekly', '10'], { home, env });
+    expect([meters.exitCode, meters.stderr]).toEqual([0, warning]);
+    const dry = await bullswarm(
+      ['run', '--lane', 'analyze', '--worker-pool', 'sim:ahead', '--dry-run', '--json', 'hi'],
+      { home, env },
+    );
+    expect([dry.exitCode, dry.stderr]).toEqual([0, warning]);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ poolId: 'sim:ahead', poolLabel: 'front' });
+    const list = await bullswarm(['pools', 'label', '--list'], { home, env });
+    expect([list.exitCode, list.stdout, list.stderr]).toEqual([
+      0,
+      'sim:ahead  front\nsim:behind sim:ahead (ignored: equals the id of pool sim:ahead)\n',
+      warning,
+    ]);
+    // an unrelated relabel works (and still warns), reading never rewrote the file
     expect(readFileSync(labelsPath, 'utf8')).toBe(text);
+    const relabel = await bullswarm(['pools', 'label', 'sim:ahead', 'lead'], { home, env });
+    expect([relabel.exitCode, relabel.stderr]).toEqual([0, warning]);
+
+    // repair by --clear: no warning afterwards
+    const clear = await bullswarm(['pools', 'label', 'sim:behind', '--clear'], { home, env });
+    expect([clear.exitCode, clear.stdout, clear.stderr]).toEqual([
+      0,
+      'cleared the label of sim:behind\n',
+      '',
+    ]);
+    expect(JSON.parse(readFileSync(labelsPath, 'utf8')).labels).toEqual({ 'sim:ahead': 'lead' });
+    expect((await bullswarm(['pools'], { home, env })).stderr).toBe('');
+
+    // repair by a new label
+    writeFileSync(labelsPath, text);
+    const renamed = await bullswarm(['pools', 'label', 'sim:behind', 'back'], { home, env });
+    expect([renamed.exitCode, renamed.stderr]).toEqual([0, '']);
+    expect(JSON.parse(readFileSync(labelsPath, 'utf8')).labels).toEqual({
+      'sim:behind': 'back',
+      'sim:ahead': 'front',
+    });
+    const after = await bullswarm(['pools', '--json'], { home, env });
+    expect([after.exitCode, after.stderr]).toEqual([0, '']);
+  });
+
+  it('a label of a pool no longer in state.json never counts: no warning, commands work', async () => {
+    const home = dirs.make();
+    writeTestHome(home, { now: NOW, pools: [{ connector: 'sim', account: 'a', meter: { type: 'none' } }] });
+    const labelsPath = join(home, 'pool-labels.json');
+    writeFileSync(labelsPath, JSON.stringify({ version: 1, labels: { 'sim:gone': 'sim:a' } }));
+    const env = nowEnv(NOW);
+    const pools = await bullswarm(['pools', '--json'], { home, env });
+    expect([pools.exitCode, pools.stderr]).toEqual([0, '']);
+    const label = await bullswarm(['pools', 'label', 'sim:a', 'alpha'], { home, env });
+    expect([label.exitCode, label.stderr]).toEqual([0, '']);
+    expect((await bullswarm(['pools', 'label', 'sim:gone', '--clear'], { home, env })).exitCode).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
-import type { BullswarmHome } from '@bullswarm/store';
+import type { BullswarmHome, PoolLabelsFile } from '@bullswarm/store';
 import { type Colors, createColors, shouldColor } from '../output/color';
 import type { CliIo } from './cli-io';
 
@@ -61,8 +61,9 @@ export async function openCliHome(context: CommandContext): Promise<BullswarmHom
  *
  * A connector that failed to load (a malformed `connector.json`, a configured package that is not
  * installed) never stops the command — the other connectors load — but it is named on stderr every
- * time, with the file and field, so a broken manifest cannot go unnoticed. Standard output stays
- * clean for `--json`.
+ * time, with the file and field, so a broken manifest cannot go unnoticed. A label equal to another
+ * pool's id (a hand edit) is ignored, with one warning line naming the file, the field and the fix.
+ * Standard output stays clean for `--json`.
  */
 export async function openCliRuntime(
   context: CommandContext,
@@ -80,12 +81,34 @@ export async function openCliRuntime(
   for (const warning of runtime.connectorLoad.warnings) {
     context.io.err(`${context.errColors.yellow('warning')}: ${warning}\n`);
   }
+  if (runtime.labelConflicts.length > 0) {
+    const { labelConflictWarning } = await import('@bullswarm/store');
+    for (const conflict of runtime.labelConflicts) {
+      context.io.err(
+        `${context.errColors.yellow('warning')}: ${labelConflictWarning(runtime.home, conflict)}\n`,
+      );
+    }
+  }
   for (const error of runtime.connectorLoad.errors) {
     context.io.err(
       `${context.errColors.yellow('warning')}: connector not loaded: ${error.message} (the other connectors are loaded)\n`,
     );
   }
   return runtime;
+}
+
+/**
+ * The labels in effect of a home opened without a runtime (`openCliHome`): a label equal to another
+ * configured pool's id is dropped, with one warning line on stderr each (as {@link openCliRuntime}).
+ */
+export async function usableCliLabels(context: CommandContext, home: BullswarmHome): Promise<PoolLabelsFile> {
+  const { findLabelConflicts, labelConflictWarning, usableLabels } = await import('@bullswarm/store');
+  const labels = home.readLabels();
+  const state = home.readState();
+  for (const conflict of findLabelConflicts(labels, state)) {
+    context.io.err(`${context.errColors.yellow('warning')}: ${labelConflictWarning(home, conflict)}\n`);
+  }
+  return usableLabels(labels, state);
 }
 
 /** Runs `body` with an open runtime and always closes it. */

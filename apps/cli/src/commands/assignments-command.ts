@@ -1,5 +1,5 @@
 import { formatTime } from '@bullswarm/pacing';
-import { type CommandContext, openCliHome, printJson } from '../cli/command-context';
+import { type CommandContext, openCliHome, printJson, usableCliLabels } from '../cli/command-context';
 import { alignColumns } from '../output/align-columns';
 import { formatSeconds, formatShortDuration } from '../output/format-seconds';
 
@@ -34,7 +34,7 @@ export async function assignmentsCommand(
   const home = await openCliHome(context);
   const { createClock, poolLabel } = await import('@bullswarm/store');
   const now = createClock(context.io.env)();
-  const labels = home.readLabels();
+  const labels = await usableCliLabels(context, home);
   const store = home.openStoreIfExists();
   let rows: AssignmentRow[] = [];
   try {

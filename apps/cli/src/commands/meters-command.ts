@@ -8,7 +8,13 @@ import {
 } from '@bullswarm/pacing';
 import { CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
-import { type CommandContext, openCliHome, printJson, userHomeOf } from '../cli/command-context';
+import {
+  type CommandContext,
+  openCliHome,
+  printJson,
+  usableCliLabels,
+  userHomeOf,
+} from '../cli/command-context';
 import {
   parseInstant,
   parseKeyValue,
@@ -28,7 +34,10 @@ export interface MetersSetOptions {
 
 async function openHomeFor(context: CommandContext) {
   const { createClock } = await import('@bullswarm/store');
-  return { home: await openCliHome(context), clock: createClock(context.io.env) };
+  const home = await openCliHome(context);
+  // Names a label equal to another pool's id (ignored when resolving `<pool>`) on stderr.
+  await usableCliLabels(context, home);
+  return { home, clock: createClock(context.io.env) };
 }
 
 /**

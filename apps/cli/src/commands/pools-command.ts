@@ -1,9 +1,21 @@
 import { resolve } from 'node:path';
 import type { ConnectorV1 } from '@bullswarm/connectors';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
-import { ACCOUNT_PATTERN, ENV_NAME_PATTERN, type StateFile, type StatePool } from '@bullswarm/store';
+import {
+  ACCOUNT_PATTERN,
+  type BullswarmHome,
+  ENV_NAME_PATTERN,
+  type StateFile,
+  type StatePool,
+} from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
-import { type CommandContext, openCliHome, printJson, withRuntime } from '../cli/command-context';
+import {
+  type CommandContext,
+  openCliHome,
+  printJson,
+  usableCliLabels,
+  withRuntime,
+} from '../cli/command-context';
 import { parseKeyValue } from '../parse/parse-options';
 import { formatMeterErrorDetail, formatPoolLines } from '../pools/format-pool-line';
 import { buildPoolViews } from '../pools/pool-view';
@@ -293,6 +305,18 @@ export async function poolsLabelCommand(
   options: PoolsLabelOptions,
 ): Promise<void> {
   const home = await openCliHome(context);
+  await labelCommand(context, home, ref, label, options);
+  // A label still equal to another pool's id (a hand edit) is named once, after any repair just made.
+  await usableCliLabels(context, home);
+}
+
+async function labelCommand(
+  context: CommandContext,
+  home: BullswarmHome,
+  ref: string | undefined,
+  label: string | undefined,
+  options: PoolsLabelOptions,
+): Promise<void> {
   if (options.list) {
     if (ref !== undefined || options.clear) {
       throw new CliUsageError({ message: '--list takes no pool and no --clear', flag: '--list' });
@@ -309,7 +333,8 @@ export async function poolsLabelCommand(
     const width = Math.max(...rows.map((row) => row.poolId.length));
     for (const row of rows) {
       context.io.out(
-        `${row.poolId.padEnd(width)} ${row.label}${row.configured ? '' : ' (pool not configured)'}\n`,
+        `${row.poolId.padEnd(width)} ${row.label}${row.configured ? '' : ' (pool not configured)'}` +
+          `${row.equalsPoolId === null ? '' : ` (ignored: equals the id of pool ${row.equalsPoolId})`}\n`,
       );
     }
     return;
