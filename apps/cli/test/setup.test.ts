@@ -75,6 +75,48 @@ describe('bullswarm setup', () => {
     );
   });
 
+  it('skips a pool whose id is already a label, naming the label and the fix; the others are created', async () => {
+    const { home, env } = machine();
+    const added = await bullswarm(['pools', 'add', 'sim:a', '--label', 'claude-code'], { home, env });
+    expect(added.exitCode).toBe(0);
+    const result = await bullswarm(['setup', '--yes'], { home, env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('found 4 pool(s), 3 to create:');
+    expect(result.stdout).toMatch(/\(label of sim:a\) {2}claude-code +/);
+    expect(result.stdout).toContain('created 3 pool(s): claude-code:acme, codex, codex:work');
+    expect(result.stderr).toBe(
+      'warning: not creating pool claude-code: "claude-code" is the label of pool sim:a, and a label is never another pool\'s id; change it with `bullswarm pools label sim:a <new-label>` (or `--clear`), then run setup again\n',
+    );
+    const state = JSON.parse(readFileSync(join(home, 'state.json'), 'utf8'));
+    expect(state.pools.map((p: { id: string }) => p.id)).toEqual([
+      'sim:a',
+      'claude-code:acme',
+      'codex',
+      'codex:work',
+    ]);
+    // the home still works, the label still names sim:a
+    const pools = await bullswarm(['pools', '--json'], { home, env });
+    expect([pools.exitCode, pools.stderr]).toEqual([0, '']);
+    const views = JSON.parse(pools.stdout).pools as { id: string; poolLabel: string }[];
+    expect(views.find((view) => view.id === 'sim:a')?.poolLabel).toBe('claude-code');
+
+    const json = await bullswarm(['setup', '--yes', '--json'], { home, env });
+    expect(json.exitCode).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      create: [],
+      created: [],
+      skipped: [{ poolId: 'claude-code', labelOf: 'sim:a' }],
+    });
+    // after relabelling, setup creates it
+    expect((await bullswarm(['pools', 'label', 'sim:a', 'simmy'], { home, env })).exitCode).toBe(0);
+    const last = await bullswarm(['setup', '--yes', '--json'], { home, env });
+    expect([last.exitCode, JSON.parse(last.stdout).created, JSON.parse(last.stdout).skipped]).toEqual([
+      0,
+      ['claude-code'],
+      [],
+    ]);
+  });
+
   it('without --strategy leaves the models to the connector defaults at routing time', async () => {
     const { home, env } = machine();
     const result = await bullswarm(['setup', '--yes', '--json'], { home, env });

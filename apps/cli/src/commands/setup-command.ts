@@ -24,6 +24,11 @@ export interface SetupCandidate {
   readonly evidencePath: string;
   /** The pool is already configured (setup skips it). */
   readonly exists: boolean;
+  /**
+   * The pool whose label equals this pool's id, or null. Such a pool is not created (a label is
+   * never another pool's id, routing.md); relabel that pool first and run setup again.
+   */
+  readonly labelOf: string | null;
 }
 
 /**
@@ -36,13 +41,20 @@ export interface SetupCandidate {
  *
  * Choices: a connector whose CLI is not on PATH gets no pools, even when account directories of
  * it exist (its pools could not run); the bundled `bullswarm-sim` (the `sim` and `echo` demo
- * connectors) is never proposed — add those with `pools add`.
+ * connectors) is never proposed — add those with `pools add`. A pool whose id is already another
+ * pool's label (pool-labels.json) is skipped like an existing one, with a warning line naming the
+ * label and the command that changes it, and `skipped` in `--json`; the others are created and the
+ * exit code stays 0 (as for existing pools).
  */
 export async function setupCommand(context: CommandContext, options: SetupOptions): Promise<void> {
   const { BUNDLED_COMMANDS } = await import('@bullswarm/connectors');
   const bundled = new Set(Object.values(BUNDLED_COMMANDS));
   await withRuntime(context, {}, async (runtime) => {
     const existing = new Set(runtime.state.pools.map((pool) => pool.id));
+    // Every label of the file, also of pools no longer configured (`pools add` refuses the same ids).
+    const fileLabels = runtime.home.readLabels().labels;
+    const labelOwner = (poolId: string): string | null =>
+      Object.keys(fileLabels).find((owner) => owner !== poolId && fileLabels[owner] === poolId) ?? null;
     const found: SetupCandidate[] = [];
     const connectors = [...runtime.connectors.values()].sort((a, b) =>
       a.connectorId < b.connectorId ? -1 : 1,
@@ -68,13 +80,22 @@ export async function setupCommand(context: CommandContext, options: SetupOption
           binaryPath,
           evidencePath: account.evidencePath,
           exists: existing.has(poolId),
+          labelOf: existing.has(poolId) ? null : labelOwner(poolId),
         });
       }
     }
-    const toCreate = found.filter((candidate) => !candidate.exists);
-    const plan = { found, create: toCreate.map((c) => c.poolId) };
+    const toCreate = found.filter((candidate) => !candidate.exists && candidate.labelOf === null);
+    const skipped = found.flatMap((c) =>
+      c.labelOf === null ? [] : [{ poolId: c.poolId, labelOf: c.labelOf }],
+    );
+    const plan = { found, create: toCreate.map((c) => c.poolId), skipped };
 
     if (!options.json) printPlan(context, found, toCreate.length);
+    for (const skip of skipped) {
+      context.io.err(
+        `${context.errColors.yellow('warning')}: not creating pool ${skip.poolId}: "${skip.poolId}" is the label of pool ${skip.labelOf}, and a label is never another pool's id; change it with \`bullswarm pools label ${skip.labelOf} <new-label>\` (or \`--clear\`), then run setup again\n`,
+      );
+    }
     if (toCreate.length === 0) {
       if (options.json) printJson(context, { ...plan, created: [], applied: [] });
       return;
@@ -133,7 +154,11 @@ function printPlan(context: CommandContext, found: readonly SetupCandidate[], cr
     context.io.out('no agent CLIs found on PATH (looked for every connector that can detect its CLI)\n');
     return;
   }
-  const rows = found.map((c) => [c.exists ? '  (exists)' : '  + create', c.poolId, c.evidencePath]);
+  const rows = found.map((c) => [
+    c.exists ? '  (exists)' : c.labelOf !== null ? `  (label of ${c.labelOf})` : '  + create',
+    c.poolId,
+    c.evidencePath,
+  ]);
   context.io.out(`found ${found.length} pool(s), ${creating} to create:\n`);
   for (const line of alignColumns(rows)) context.io.out(`${line}\n`);
 }
