@@ -9,7 +9,8 @@ const marker = Symbol.for(errorKey);
  * - `released`: the plan's lead record was released.
  * - `held`: another agent leads the plan.
  * - `lead-reachable`: a takeover while the lead is reachable.
- * - `not-in-succession`: the taker is not on the succession list.
+ * - `not-in-succession`: the taker is not in the effective succession (the list, the designate,
+ *   the lanes, agents on the lead's host — see `LeadBook.effectiveSuccession`).
  * - `earlier-successor-reachable`: an earlier succession entry is reachable (ties go to the earlier position).
  * - `bad-target`: a handover to the lead itself, or to the reserved address `lead`.
  */

@@ -266,7 +266,7 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
       throw new LeadRecordError({
         plan: planLabel(plan),
         reason: 'no-record',
-        message: `${action}: plan ${planLabel(plan)} has no lead record (the lead runs \`bullswarm lead claim --plan ${plan.id} --succession <A,B>\` first)`,
+        message: `${action}: plan ${planLabel(plan)} has no lead record (the lead runs \`bullswarm lead claim --plan ${plan.id} [--succession <A,B>]\` first)`,
       });
     }
     if (row.released_at !== null) {

@@ -4,9 +4,10 @@ import { PlanFileError } from '../errors/plan-file-error';
 import type { Plan } from './plan-schema';
 
 /**
- * The effort tiers the plan's accounts can run: every tier for which the connector of a declared
- * pool (the plan's `pools`, else every pool of the home) allows at least one model. Empty when the
- * home declares no pool (the valid set is then not knowable).
+ * The effort tiers the plan's accounts can run: every tier a declared pool (the plan's `pools`,
+ * else every pool of the home) has a model for — its own model for the tier, else one its
+ * connector allows; a pool added with `<tier>=none` cannot run that tier. Empty when the home
+ * declares no pool (the valid set is then not knowable).
  */
 export function knownPlanTiers(runtime: BullswarmRuntime, plan: Pick<Plan, 'pools'>): string[] {
   const poolIds =
@@ -17,8 +18,13 @@ export function knownPlanTiers(runtime: BullswarmRuntime, plan: Pick<Plan, 'pool
   for (const pool of runtime.state.pools) {
     if (!poolIds.includes(pool.id)) continue;
     const connector = runtime.connectors.get(pool.connector);
-    for (const [tier, models] of Object.entries(connector?.modelProfiles ?? {})) {
-      if (models && models.length > 0) tiers.add(tier);
+    const profiles = connector?.modelProfiles ?? {};
+    const overrides: Readonly<Record<string, string | null | undefined>> = pool.models ?? {};
+    for (const tier of new Set([...Object.keys(profiles), ...Object.keys(overrides)])) {
+      // The pool's own choice wins: `<tier>=none` (null) takes the tier away, a model gives it.
+      const own = overrides[tier];
+      const runnable = own === null ? false : own !== undefined || (profiles[tier]?.length ?? 0) > 0;
+      if (runnable) tiers.add(tier);
     }
   }
   return [...tiers].sort();

@@ -30,7 +30,7 @@ export interface LeadClaimOptions {
   readonly json?: boolean;
 }
 
-/** `bullswarm lead claim --plan <P> --succession <A,B> [--lanes <A,B>]`: before launching any lane. */
+/** `bullswarm lead claim --plan <P> [--succession <A,B>] [--lanes <A,B>]`: before launching any lane. */
 export async function leadClaimCommand(context: CommandContext, options: LeadClaimOptions): Promise<void> {
   const { checkPlanTiers, loadPlan, parseAddressList } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm, runtime) => {
@@ -60,7 +60,9 @@ export async function leadShowCommand(
     const plan = await planOf(context, swarm, options.plan);
     const record = swarm.leads.get(plan);
     const history = swarm.leads.history(plan);
-    const effectiveSuccession = swarm.leads.effectiveSuccession(plan);
+    // A released plan has no lead to take over from: it is claimed again, not taken over.
+    const released = record?.releasedAt !== undefined;
+    const effectiveSuccession = released ? [] : swarm.leads.effectiveSuccession(plan);
     if (options.json) {
       printJson(context, { record: record ?? null, effectiveSuccession, history });
       return;
@@ -74,7 +76,7 @@ export async function leadShowCommand(
     const lead = swarm.agents.reachability(record.lead);
     printLines(context, [
       ...describeRecord(record),
-      describeSuccession(effectiveSuccession),
+      released ? 'takeover order - (released: claim it again)' : describeSuccession(effectiveSuccession),
       `lead is ${lead.reachable ? 'reachable' : 'UNREACHABLE'} (${lead.why})`,
       ...history.map(
         (e) =>
@@ -108,7 +110,7 @@ export async function leadHandoverCommand(
   });
 }
 
-/** `bullswarm lead takeover --plan <P> [--epoch <n>] [--reason …]`: the first reachable succession entry; epoch + 1. */
+/** `bullswarm lead takeover --plan <P> [--epoch <n>] [--reason …]`: the first reachable entry of the effective succession; epoch + 1. */
 export async function leadTakeoverCommand(
   context: CommandContext,
   options: { plan?: string; as?: string; epoch?: string; reason?: string; json?: boolean },

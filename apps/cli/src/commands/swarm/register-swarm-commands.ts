@@ -96,7 +96,7 @@ export function registerSwarmCommands(
       if (pool === undefined || options.to === undefined || options.owner === undefined) {
         throw new CliUsageError({
           message:
-            'lease needs <pool>, --to <addr> and --owner <lead> (or use `lease release <pool>` / `lease list`)',
+            'lease needs <pool>, --to <addr> and --owner <lead> (or use `lease release <pool> --as <addr>` / `lease list`)',
           flag: pool === undefined ? '<pool>' : options.to === undefined ? '--to' : '--owner',
         });
       }
@@ -171,7 +171,10 @@ export function registerSwarmCommands(
     .command('claim')
     .description('claim a plan before launching any lane (refresh it with --lanes as lanes start)')
     .option(...PLAN)
-    .option('--succession <A,B>', 'who takes over, in order')
+    .option(
+      '--succession <A,B>',
+      'who takes over first, in order (then the designate, the lanes, agents on this host)',
+    )
     .option('--lanes <A,B>', 'lanes to add to the record')
     .option(...AS)
     .option('--json', 'print the record as JSON')
@@ -217,7 +220,9 @@ export function registerSwarmCommands(
     });
   lead
     .command('takeover')
-    .description('take the lead when it is unreachable: only the first reachable succession entry; epoch + 1')
+    .description(
+      'take the lead when it is unreachable: only the first reachable entry of the effective succession (lead show lists it); epoch + 1',
+    )
     .option(...PLAN)
     .option(...AS)
     .option('--epoch <n>', 'the epoch you read (compare-and-set; default the current one)')

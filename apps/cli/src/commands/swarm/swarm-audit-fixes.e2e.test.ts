@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '@bullswarm/swarm';
-import { nowEnv, writeTestHome } from '@bullswarm/test-support';
+import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from '../../../test/support/cli';
 
@@ -24,7 +24,7 @@ const PLAN = {
 
 /** A home with sim pools and a git repository with plans/p1/plan.json (the built CLI runs on it). */
 function setup(
-  pools = [
+  pools: readonly TestPool[] = [
     { connector: 'sim', account: 'work1', label: 'work1', windows: weekly(36) },
     { connector: 'sim', account: 'work2', label: 'work2', windows: weekly(50) },
   ],
@@ -74,6 +74,12 @@ describe('lead succession by default (built CLI)', () => {
     const second = await run(['lead', 'takeover', '--plan', 'p1', '--as', 'lane-c']);
     expect(second.exitCode, second.stderr).toBe(0);
     expect((await run(['lead', 'resolve', '--plan', 'p1'])).stdout).toBe('lane-c\n');
+    // Released: nobody takes it over (it is claimed again), and show says so.
+    expect((await run(['lead', 'release', '--plan', 'p1', '--as', 'lane-c'])).exitCode).toBe(0);
+    const released = await run(['lead', 'show', '--plan', 'p1']);
+    expect(released.stdout).toContain('takeover order - (released: claim it again)');
+    const releasedJson = JSON.parse((await run(['lead', 'show', '--plan', 'p1', '--json'])).stdout);
+    expect(releasedJson.effectiveSuccession).toEqual([]);
   });
 });
 
@@ -150,6 +156,20 @@ describe('input validation (built CLI)', () => {
     }
     const tier = await run(['lead', 'claim', '--plan', 'p1', '--as', 'boss']);
     expect(tier.stderr).toContain('expected one of high, low, medium');
+  });
+
+  it('lead claim: a tier every declared pool gave up (<tier>=none) is not runnable', async () => {
+    const { run, planFile } = setup([
+      { connector: 'sim', account: 'work1', label: 'work1', windows: weekly(36), models: { medium: null } },
+      { connector: 'sim', account: 'work2', label: 'work2', windows: weekly(50), models: { medium: null } },
+    ]);
+    writeFileSync(planFile, JSON.stringify({ ...PLAN, tasks: [{ id: 'a', tier: 'medium' }] }));
+    const claim = await run(['lead', 'claim', '--plan', 'p1', '--as', 'boss']);
+    expect(claim.exitCode, claim.stderr).toBe(2);
+    expect(claim.stderr).toContain('tasks[0].tier: "medium" is not a tier any declared account can run');
+    expect(claim.stderr).toContain('expected one of high, low');
+    writeFileSync(planFile, JSON.stringify({ ...PLAN, tasks: [{ id: 'a', tier: 'high' }] }));
+    expect((await run(['lead', 'claim', '--plan', 'p1', '--as', 'boss'])).exitCode).toBe(0);
   });
 
   it('escalate --task with a task not in the plan: exit 2 listing the tasks, nothing recorded', async () => {
