@@ -21,6 +21,7 @@ export {
   type WorkTreeWatcher,
   watchWorkTree,
 } from './attempt/work-tree-watcher';
+export { abortableSleep } from './dispatch/abortable-sleep';
 export { dispatchTask, workerSilenceMs } from './dispatch/dispatch-task';
 export type * from './dispatch/dispatch-types';
 export { type GuardedWork, guardInFlight } from './dispatch/interrupt-guard';

@@ -28,6 +28,7 @@ import {
   poolMeterRequest,
   withLedger,
 } from '../snapshots/build-pool-snapshots';
+import { abortableSleep } from './abortable-sleep';
 import type {
   AttemptReport,
   DispatchEvent,
@@ -59,21 +60,6 @@ interface PoolPick {
 }
 
 type ExcludedPool = NonNullable<RouteTask['excludedPools']>[number];
-
-const sleep = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve) => {
-    if (signal?.aborted) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** A spent window of a meter (at 100% and not yet reset): the one with the latest known reset. */
 function spentWindow(meter: PoolMeter, now: number): MeterWindow | undefined {
@@ -663,7 +649,7 @@ export async function dispatchTask(
           waitMs: wait,
           backoff: throttleBackoffs,
         });
-        await sleep(wait, request.signal);
+        await abortableSleep(wait, request.signal);
         if (request.signal?.aborted) return ended('canceled', 'canceled');
         reason = `back-off ${throttleBackoffs} of ${watchdog.throttleWaitsMs.length} on ${label} after throttle (waited ${formatWait(wait)}) · ${chosen.decision.reason}`;
         routeDecided(chosen.decision, reason);

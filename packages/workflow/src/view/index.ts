@@ -1,4 +1,6 @@
-export { abortableSleep } from './abortable-sleep';
+// One abortable sleep for the whole project (dispatch's back-offs use it too); re-exported here,
+// where `workflow watch` and `resume --when-ready` have always found it.
+export { abortableSleep } from '@bullswarm/dispatch';
 export { displayWidth, padToWidth, truncateToWidth } from './display-width';
 export { formatElapsed } from './format-elapsed';
 export { INTERRUPTED_MARK, type RenderRunViewOptions, renderRunView, VIEW_MARKS } from './render-run-view';

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { abortableSleep } from '@bullswarm/dispatch';
 import { InvalidEnvironmentError } from '@bullswarm/store';
 import { type LoadedRun, loadRun } from '../state/load-run';
 import { runPaths } from '../state/run-paths';
-import { abortableSleep } from './abortable-sleep';
 import { type LiveViewStream, TtyLiveView } from './tty-live-view';
 
 /** Options of {@link watchRun}. */
