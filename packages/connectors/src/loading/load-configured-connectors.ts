@@ -171,17 +171,12 @@ async function loadEntry(
   }
   if (isPathEntry(entry)) return loadManifestFile(resolve(projectDir, entry), entry);
   checkPackageName(entry, where);
-  let resolved: string;
-  try {
-    resolved = createRequire(join(resolve(projectDir), 'package.json')).resolve(entry);
-  } catch (cause) {
-    throw new ConnectorLoadError({
-      source: where,
-      reason: 'not-found',
-      message: `cannot resolve the package from ${projectDir} (is it installed there?)`,
-      cause,
-    });
-  }
+  const resolved = resolvePackageFrom(
+    projectDir,
+    entry,
+    where,
+    `cannot resolve the package from ${projectDir} (is it installed there?)`,
+  );
   return importConnector(resolved, where, entry);
 }
 
@@ -275,17 +270,12 @@ export async function resolveConnectorEntry(what: string, fromDir: string): Prom
       }
     } else {
       checkPackageName(what, where);
-      let resolved: string;
-      try {
-        resolved = createRequire(join(resolve(fromDir), 'package.json')).resolve(what);
-      } catch (cause) {
-        throw new ConnectorLoadError({
-          source: where,
-          reason: 'not-found',
-          message: `cannot resolve the package from ${resolve(fromDir)} (looked in node_modules there and above; install it there, or give the path to its directory)`,
-          cause,
-        });
-      }
+      const resolved = resolvePackageFrom(
+        fromDir,
+        what,
+        where,
+        `cannot resolve the package from ${resolve(fromDir)} (looked in node_modules there and above; install it there, or give the path to its directory)`,
+      );
       const directory = nodeModulesDirectoryOf(fromDir, what) ?? packageDirectoryOf(resolved, what);
       if (directory === undefined) {
         throw new ConnectorLoadError({
@@ -299,5 +289,14 @@ export async function resolveConnectorEntry(what: string, fromDir: string): Prom
     return { entry, connector: await loadEntry(entry, fromDir, where) };
   } catch (error) {
     throw asLoadError(error, where);
+  }
+}
+
+/** Resolves a package's main module as Node would from `dir`; `not-found` with `message` when it cannot. */
+function resolvePackageFrom(dir: string, name: string, where: string, message: string): string {
+  try {
+    return createRequire(join(resolve(dir), 'package.json')).resolve(name);
+  } catch (cause) {
+    throw new ConnectorLoadError({ source: where, reason: 'not-found', message, cause });
   }
 }
