@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
-import type { BullswarmHome, PoolLabelsFile } from '@bullswarm/store';
+import type { BullswarmHome, LabelConflict, PoolLabelsFile } from '@bullswarm/store';
 import { type Colors, createColors, shouldColor } from '../output/color';
 import type { CliIo } from './cli-io';
 
@@ -81,14 +81,7 @@ export async function openCliRuntime(
   for (const warning of runtime.connectorLoad.warnings) {
     context.io.err(`${context.errColors.yellow('warning')}: ${warning}\n`);
   }
-  if (runtime.labelConflicts.length > 0) {
-    const { labelConflictWarning } = await import('@bullswarm/store');
-    for (const conflict of runtime.labelConflicts) {
-      context.io.err(
-        `${context.errColors.yellow('warning')}: ${labelConflictWarning(runtime.home, conflict)}\n`,
-      );
-    }
-  }
+  await warnLabelConflicts(context, runtime.home, runtime.labelConflicts);
   for (const error of runtime.connectorLoad.errors) {
     context.io.err(
       `${context.errColors.yellow('warning')}: connector not loaded: ${error.message} (the other connectors are loaded)\n`,
@@ -102,13 +95,24 @@ export async function openCliRuntime(
  * configured pool's id is dropped, with one warning line on stderr each (as {@link openCliRuntime}).
  */
 export async function usableCliLabels(context: CommandContext, home: BullswarmHome): Promise<PoolLabelsFile> {
-  const { findLabelConflicts, labelConflictWarning, usableLabels } = await import('@bullswarm/store');
+  const { findLabelConflicts, usableLabels } = await import('@bullswarm/store');
   const labels = home.readLabels();
   const state = home.readState();
-  for (const conflict of findLabelConflicts(labels, state)) {
+  await warnLabelConflicts(context, home, findLabelConflicts(labels, state));
+  return usableLabels(labels, state);
+}
+
+/** One stderr warning line per ignored label (a label equal to another pool's id). */
+async function warnLabelConflicts(
+  context: CommandContext,
+  home: BullswarmHome,
+  conflicts: readonly LabelConflict[],
+): Promise<void> {
+  if (conflicts.length === 0) return;
+  const { labelConflictWarning } = await import('@bullswarm/store');
+  for (const conflict of conflicts) {
     context.io.err(`${context.errColors.yellow('warning')}: ${labelConflictWarning(home, conflict)}\n`);
   }
-  return usableLabels(labels, state);
 }
 
 /** Runs `body` with an open runtime and always closes it. */
