@@ -15,6 +15,7 @@ export {
   findLabelConflicts,
   type LabelConflict,
   labelConflictWarning,
+  labelOwner,
   listLabels,
   type PoolLabelRow,
   poolLabel,

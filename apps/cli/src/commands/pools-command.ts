@@ -173,9 +173,10 @@ export async function poolsAddCommand(
       });
     }
     // routing.md: a label is never another pool's id — nor may a new pool take an id that is a label.
+    const { labelOwner: ownerOf } = await import('@bullswarm/store');
     const labels = runtime.home.readLabels();
-    const labelOwner = Object.keys(labels.labels).find((poolId) => labels.labels[poolId] === id);
-    if (labelOwner !== undefined && labelOwner !== id) {
+    const labelOwner = ownerOf(labels, id, id);
+    if (labelOwner !== undefined) {
       throw new CliUsageError({
         message: `<connector>[:<account>] "${id}" is the label of pool ${labelOwner}, and a label is never another pool's id: add the pool under another account name, or first relabel that pool (bullswarm pools label ${labelOwner} <new-label>, or --clear)`,
         flag: '<connector>[:<account>]',

@@ -52,9 +52,9 @@ export async function setupCommand(context: CommandContext, options: SetupOption
   await withRuntime(context, {}, async (runtime) => {
     const existing = new Set(runtime.state.pools.map((pool) => pool.id));
     // Every label of the file, also of pools no longer configured (`pools add` refuses the same ids).
-    const fileLabels = runtime.home.readLabels().labels;
-    const labelOwner = (poolId: string): string | null =>
-      Object.keys(fileLabels).find((owner) => owner !== poolId && fileLabels[owner] === poolId) ?? null;
+    const { labelOwner } = await import('@bullswarm/store');
+    const fileLabels = runtime.home.readLabels();
+    const labelOf = (poolId: string): string | null => labelOwner(fileLabels, poolId, poolId) ?? null;
     const found: SetupCandidate[] = [];
     const connectors = [...runtime.connectors.values()].sort((a, b) =>
       a.connectorId < b.connectorId ? -1 : 1,
@@ -80,7 +80,7 @@ export async function setupCommand(context: CommandContext, options: SetupOption
           binaryPath,
           evidencePath: account.evidencePath,
           exists: existing.has(poolId),
-          labelOf: existing.has(poolId) ? null : labelOwner(poolId),
+          labelOf: existing.has(poolId) ? null : labelOf(poolId),
         });
       }
     }

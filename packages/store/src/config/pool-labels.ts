@@ -82,6 +82,17 @@ export function labelConflictWarning(home: HomeRef, conflict: LabelConflict): st
   );
 }
 
+/**
+ * The pool whose label in the file is `label` (configured or not), other than `exceptPoolId`;
+ * undefined when none. Labels are unique in a valid file, so there is at most one.
+ */
+export function labelOwner(labels: PoolLabelsFile, label: string, exceptPoolId?: string): string | undefined {
+  for (const [poolId, owned] of Object.entries(labels.labels)) {
+    if (owned === label && poolId !== exceptPoolId) return poolId;
+  }
+  return undefined;
+}
+
 /** The label people see for a pool: its label, or its id when it has none. */
 export function poolLabel(poolId: string, labels: PoolLabelsFile): string {
   return Object.hasOwn(labels.labels, poolId) ? (labels.labels[poolId] as string) : poolId;
@@ -123,10 +134,9 @@ export function validateLabel(poolId: string, label: string, state: StateFile, l
   if (otherIds.has(label)) {
     throw new InvalidLabelError({ label, poolId, reason: 'equals-pool-id', conflictingPoolId: label });
   }
-  for (const [otherId, otherLabel] of Object.entries(labels.labels)) {
-    if (otherId !== poolId && otherLabel === label) {
-      throw new InvalidLabelError({ label, poolId, reason: 'duplicate', conflictingPoolId: otherId });
-    }
+  const owner = labelOwner(labels, label, poolId);
+  if (owner !== undefined) {
+    throw new InvalidLabelError({ label, poolId, reason: 'duplicate', conflictingPoolId: owner });
   }
 }
 
