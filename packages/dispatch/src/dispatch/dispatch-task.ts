@@ -49,8 +49,6 @@ interface Chosen {
   readonly candidate: CandidateRow;
   /** Every pool of the pick's snapshots (the credential group of an auth failure is found here). */
   readonly pools: readonly PoolSnapshot[];
-  /** The in-flight ledger entry the pick recorded (released when its attempt ends). */
-  readonly entry?: InflightEntry;
 }
 
 /** The result of one pick: a pool, or the decision that found none. */
@@ -353,7 +351,6 @@ export async function dispatchTask(
           detail,
           candidate,
           pools: snapshots.pools,
-          ...(entry ? { entry } : {}),
         },
       };
     }
@@ -451,9 +448,6 @@ export async function dispatchTask(
           decision: chosen.decision,
         });
 
-      // The pick's own ledger entry is used by its first attempt; a back-off on the same pool records anew.
-      const { entry: reserved, ...unreserved } = chosen;
-      chosen = unreserved;
       if (request.signal?.aborted) {
         releaseUnguarded();
         return ended('canceled', 'canceled');
@@ -462,8 +456,10 @@ export async function dispatchTask(
       // ---- the attempt ---------------------------------------------------------------------------
       const silenceMs = workerSilenceMs({ settings: watchdog, free: candidate.free, pool: snapshot, tier });
       const noProgressMs = request.lane === 'build' || request.lane === 'chore' ? watchdog.noProgressMs : 0;
+      // The pick's own ledger entry (`unguarded`) is used by its first attempt; a back-off on the
+      // same pool (no new pick) records anew.
       const entry =
-        reserved ??
+        unguarded ??
         store.ledger.record({
           poolId,
           action: request.action,
