@@ -34,6 +34,7 @@ describe('classifyOutcome on captured runs', () => {
     ['claude-stream-json', 'claude/usage-limit.jsonl', 1, 'quota', '2026-07-28T21:40:00.000Z'],
     ['claude-stream-json', 'claude/usage-limit-legacy.jsonl', 1, 'quota', '2025-08-19T15:00:00.000Z'],
     ['claude-stream-json', 'claude/throttle-not-your-limit.jsonl', 1, 'throttle', undefined],
+    ['claude-stream-json', 'claude/api-retry-then-429.jsonl', 1, 'throttle', undefined],
     ['claude-stream-json', 'claude/overloaded-529.jsonl', 1, 'throttle', undefined],
     ['claude-stream-json', 'claude/auth-not-logged-in.jsonl', 1, 'auth', undefined],
     ['claude-stream-json', 'claude/auth-api-retry-401.jsonl', 1, 'auth', undefined],
@@ -78,11 +79,29 @@ describe('classifyOutcome on captured runs', () => {
     expect(outcome.message).toBe("usage limit: You've hit your limit · resets 11pm (America/Anchorage)");
   });
 
-  it('takes the named wait of a throttle: text over the retry event', () => {
-    expect(classify('codex-jsonl', readFixture('codex/throttle-429.jsonl')).waitMs).toBe(3046);
-    expect(classify('claude-stream-json', readFixture('claude/throttle-not-your-limit.jsonl')).waitMs).toBe(
-      592,
-    );
+  it('a throttle names a wait only from its final notice, never from the CLI’s own retries', () => {
+    // Codex's reconnect notice quoted a TPM wait the CLI already spent retrying; the final
+    // `turn.failed` names none.
+    expect(classify('codex-jsonl', readFixture('codex/throttle-429.jsonl')).waitMs).toBeUndefined();
+    expect(
+      classify('claude-stream-json', readFixture('claude/throttle-not-your-limit.jsonl')).waitMs,
+    ).toBeUndefined();
+    // Claude Code's api_retry lines carry retry_delay_ms (500, 1000, 2000): not a named wait; the
+    // verdict quotes the final result text.
+    const retried = classify('claude-stream-json', readFixture('claude/api-retry-then-429.jsonl'));
+    expect(retried).toEqual({
+      kind: 'throttle',
+      message:
+        'rate limited: API Error: Request rejected (429) · this may be a temporary capacity issue. If it persists, check https://status.claude.com.',
+      evidence:
+        'API Error: Request rejected (429) · this may be a temporary capacity issue. If it persists, check https://status.claude.com.',
+    });
+    // A Retry-After on stderr is the provider's own wait.
+    expect(
+      classify('claude-stream-json', readFixture('claude/api-retry-then-429.jsonl'), {
+        stderr: 'HTTP/1.1 429 Too Many Requests\nRetry-After: 40\n',
+      }).waitMs,
+    ).toBe(40_000);
     expect(classify('gemini-stream-json', readFixture('gemini/stream-retryable-quota.jsonl')).waitMs).toBe(
       12_500,
     );

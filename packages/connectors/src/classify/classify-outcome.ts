@@ -84,6 +84,10 @@ const PRECEDENCE: Record<FailureKind, number> = { quota: 3, auth: 2, throttle: 1
  * 4. Nothing matched: an exit code the connector maps (`exitCodes`, e.g. Gemini 41 → auth); else
  *    exit 0 without an answer → `empty`; else `process` (non-zero exit, signal, provider error).
  *
+ * A throttle quotes its final notice (the terminal result-error when it matched, else the last
+ * match) and names a wait only from that notice's text, a `Retry-After` on stderr, or a reset time
+ * in that notice; the delays of the CLI's own retries (`retry_delay_ms`) are never a named wait.
+ *
  * Resets are parsed from the matched notice (and from a rejected `rate_limit_event`'s
  * `resetsAt`, which is preferred as the more precise); clock times without a zone are read in
  * `input.timeZone` (default: the host zone).
@@ -136,8 +140,12 @@ export function classifyOutcome(
   );
   if (best) {
     const same = matches.filter((match) => match.kind === best.kind);
-    // Prefer the human notice as evidence over a bare rate_limit_event.
-    const evidenceMatch = same.find((match) => match.notice?.source !== 'rate-limit-event') ?? best;
+    // Prefer the human notice as evidence over a bare rate_limit_event; a throttle quotes its final
+    // notice (the result the CLI ended with), not a retry the CLI announced on the way.
+    const evidenceMatch =
+      best.kind === 'throttle'
+        ? finalMatch(same)
+        : (same.find((match) => match.notice?.source !== 'rate-limit-event') ?? best);
     if (best.kind === 'quota') {
       const structured = same.find((match) => match.notice?.resetsAt !== undefined)?.notice?.resetsAt;
       const fromText = same
@@ -147,13 +155,16 @@ export function classifyOutcome(
       return outcome('quota', evidenceMatch.text, resetsAt === undefined ? {} : { resetsAt });
     }
     if (best.kind === 'throttle') {
-      const structured = same.find((match) => match.notice?.retryAfterMs !== undefined)?.notice?.retryAfterMs;
-      // A wait named in the throttle notice, else anywhere in stderr (a `Retry-After:` header line
-      // follows the status line), else the retry event's delay.
+      // A wait the provider named: in the final notice's text, else a `Retry-After:` line on stderr
+      // (it follows the status line), else a reset time in the final notice. A delay the CLI spent
+      // on its own retries (Claude `api_retry` `retry_delay_ms`, Codex `Reconnecting... n/5 (…)`)
+      // is not one: those retries are over when the attempt ends.
+      const finalText = evidenceMatch.notice?.source === 'retry-event' ? '' : evidenceMatch.text;
+      const resetsAt = finalText === '' ? undefined : parseResetFromText(finalText, input.now, timeZone);
       const waitMs =
-        same.map((match) => parseWaitFromText(match.text)).find((value) => value !== undefined) ??
+        (finalText === '' ? undefined : parseWaitFromText(finalText)) ??
         parseWaitFromText(input.stderr) ??
-        structured;
+        (resetsAt !== undefined && resetsAt > input.now ? resetsAt - input.now : undefined);
       return outcome('throttle', evidenceMatch.text, waitMs === undefined ? {} : { waitMs });
     }
     return outcome('auth', evidenceMatch.text, {});
@@ -188,6 +199,14 @@ export function classifyOutcome(
     message: detail ? `${why}: ${clip(detail)}` : why,
     evidence: clip(detail ? `${why}; ${detail}` : why),
   };
+}
+
+/**
+ * The final notice among matches of one kind: the provider's terminal error (`result-error`) when
+ * it is among them, else the last one in stream order, stderr lines last.
+ */
+function finalMatch(matches: readonly Match[]): Match {
+  return matches.filter((match) => match.notice?.source === 'result-error').at(-1) ?? matches.at(-1)!;
 }
 
 const LABELS: Record<FailureKind, string> = {

@@ -148,21 +148,23 @@ function claudeEmitter(context: EmitterContext): SimEmitter {
       errorResult(text, 429);
     },
     throttle(waitSec) {
-      if (waitSec !== undefined) {
-        line(out, {
-          type: 'system',
-          subtype: 'api_retry',
-          attempt: 1,
-          max_retries: 1,
-          retry_delay_ms: Math.round(waitSec * 1000),
-          error_status: 429,
-          error: 'rate_limit',
-          session_id: sessionId,
-          uuid: randomUUID(),
-        });
-      }
-      assistant(CLAUDE_THROTTLE_TEXT, { error: 'rate_limit', is_api_error_message: true }, '<synthetic>');
-      errorResult(CLAUDE_THROTTLE_TEXT, 429);
+      // The CLI's own retry first (its retry_delay_ms is spent by the CLI, never a named wait),
+      // then the final result; a named wait is in the final text.
+      line(out, {
+        type: 'system',
+        subtype: 'api_retry',
+        attempt: 1,
+        max_retries: 10,
+        retry_delay_ms: 500,
+        error_status: 429,
+        error: 'rate_limit',
+        session_id: sessionId,
+        uuid: randomUUID(),
+      });
+      const text =
+        waitSec === undefined ? CLAUDE_THROTTLE_TEXT : `${CLAUDE_THROTTLE_TEXT} · try again in ${waitSec}s`;
+      assistant(text, { error: 'rate_limit', is_api_error_message: true }, '<synthetic>');
+      errorResult(text, 429);
     },
     auth() {
       assistant(
@@ -233,9 +235,11 @@ function codexEmitter(context: EmitterContext): SimEmitter {
     throttle(waitSec) {
       const wait = waitSec === undefined ? '' : ` Please try again in ${waitSec}s.`;
       const cause = `Rate limit reached for ${model} in organization org-sim on tokens per min (TPM): Limit 30000, Used 30000, Requested 1200.${wait}`;
+      // The reconnect notice's wait was spent by the CLI's own retries; a named wait is in the
+      // final `turn.failed`.
       fail(
         [`Reconnecting... 1/5 (stream disconnected before completion: ${cause})`],
-        `exceeded retry limit, last status: 429 Too Many Requests`,
+        `exceeded retry limit, last status: 429 Too Many Requests${waitSec === undefined ? '' : `; try again in ${waitSec}s`}`,
       );
     },
     auth() {
