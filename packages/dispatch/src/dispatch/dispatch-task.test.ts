@@ -170,6 +170,10 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
     const result = await dispatchTask(f.runtime, f.request({ kind: 'single-run' }));
     expect(result).toMatchObject({ ok: false, kind: 'throttle', poolId: mainId, throttleBackoffs: 0 });
     expect(result.why).toMatch(/^rate limited: .* · recorded; a single run does not retry a throttle$/);
+    // The CLI's own retry delay (Claude's api_retry retry_delay_ms) is not a wait the provider
+    // named: no back-at, and the why quotes the final result, not the retry line.
+    expect(result.backAt).toBeUndefined();
+    expect(result.why).not.toContain('API retry');
     expect(result.attempts).toHaveLength(1);
     expect(f.simLogLines()).toHaveLength(1);
     expect(f.runtime.requireStore().runs.list()[0]).toMatchObject({

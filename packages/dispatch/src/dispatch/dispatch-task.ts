@@ -55,9 +55,51 @@ interface Chosen {
 interface PoolPick {
   readonly decision: RouteDecision;
   readonly chosen?: Chosen;
+  /** The caller's signal ended the pick before it found a pool. */
+  readonly canceled?: true;
 }
 
 type ExcludedPool = NonNullable<RouteTask['excludedPools']>[number];
+
+/**
+ * How many rounds one pick may take beyond one per pool: a round ends with a pick, with no pool,
+ * or with a failed probe that leaves one more pool out, so N pools need at most N + 1 rounds.
+ */
+export const MAX_PICK_ROUNDS_OVER_POOLS = 1;
+
+/** The no-pool decision of a pinned pool left out during the pick (its probe failed). */
+function pinnedExcludedDecision(
+  runtime: BullswarmRuntime,
+  task: RouteTask,
+  snapshots: PoolSnapshots,
+  why: string,
+): RouteDecision {
+  const pin = task.pin!;
+  const source = pin.source === 'gate retry' ? 'the same pool (gate retry)' : pin.source;
+  return {
+    poolId: null,
+    model: null,
+    reason: `pinned to ${runtime.label(pin.poolId)} (${source}): ${why}`,
+    candidates: [],
+    rejected: snapshots.pools.map((pool) =>
+      pool.id === pin.poolId
+        ? { poolId: pool.id, kind: 'excluded' as const, reason: why }
+        : { poolId: pool.id, kind: 'route' as const, reason: 'not the pinned pool' },
+    ),
+    noPoolKind: 'unavailable',
+  };
+}
+
+/** The decision of a pick the caller canceled before it found a pool. */
+function canceledDecision(runtime: BullswarmRuntime, task: RouteTask): RouteDecision {
+  return {
+    poolId: null,
+    model: null,
+    reason: task.pin === undefined ? 'canceled' : `pinned to ${runtime.label(task.pin.poolId)}: canceled`,
+    candidates: [],
+    rejected: [],
+  };
+}
 
 /** A spent window of a meter (at 100% and not yet reset): the one with the latest known reset. */
 function spentWindow(meter: PoolMeter, now: number): MeterWindow | undefined {
@@ -256,7 +298,15 @@ export async function dispatchTask(
   const pick = async (avoid: readonly string[] = []): Promise<PoolPick> => {
     // The meters are read here, outside any lock: a slow meter never holds the ledger.
     const built = await buildPoolSnapshots(runtime);
-    for (;;) {
+    // Each round that does not return leaves one more pool out (its probe failed), so a pick over
+    // N pools ends within N + 1 rounds; the bound makes that explicit (see MAX_PICK_ROUNDS_OVER_POOLS).
+    const maxRounds = built.pools.length + MAX_PICK_ROUNDS_OVER_POOLS;
+    for (let round = 1; ; round++) {
+      if (request.signal?.aborted) return { decision: canceledDecision(runtime, baseTask), canceled: true };
+      if (round > maxRounds) {
+        const why = `no pick after ${maxRounds - 1} failed probes over ${built.pools.length} pools`;
+        return { decision: { poolId: null, model: null, reason: why, candidates: [], rejected: [] } };
+      }
       const task: RouteTask = excluded.length > 0 ? { ...baseTask, excludedPools: [...excluded] } : baseTask;
       const decide = (snapshots: PoolSnapshots): RouteDecision => {
         const last = avoid.at(-1);
@@ -339,7 +389,13 @@ export async function dispatchTask(
         });
         if (!probe.ok) {
           releaseUnguarded();
-          exclude({ poolId, reason: `probe: ${probe.reason ?? 'failed'}` });
+          const probeReason = `probe: ${probe.reason ?? 'failed'}`;
+          // A pinned pool has no other pool to go to: the task comes back at once with the reason
+          // (routing a pin again would pick the same pool and read the same failed probe).
+          if (baseTask.pin !== undefined) {
+            return { decision: pinnedExcludedDecision(runtime, baseTask, snapshots, probeReason) };
+          }
+          exclude({ poolId, reason: probeReason });
           continue;
         }
       }
@@ -380,6 +436,16 @@ export async function dispatchTask(
     // ---- the first pick ------------------------------------------------------------------------
     const first = await pick();
     routeDecided(first.decision, first.decision.reason);
+    if (first.canceled) {
+      return result({
+        kind: 'canceled',
+        poolId: null,
+        model: null,
+        reason: first.decision.reason,
+        why: 'canceled',
+        decision: first.decision,
+      });
+    }
     if (!first.chosen) {
       return result({
         ok: false,
@@ -679,6 +745,10 @@ export async function dispatchTask(
       } else {
         failedPools.push(poolId);
         next = await pick(failedPools);
+      }
+      if (next.canceled) {
+        finish(attempt, { willRetry: false });
+        return ended('canceled', 'canceled');
       }
       if (!next.chosen) {
         const why = `${attempt.why} · no retry: ${rejectionList(runtime, next.decision)}`;

@@ -88,6 +88,54 @@ describe('the free-model liveness probe', () => {
     });
   });
 
+  it('a pinned pool whose probe fails comes back at once with its reason (no second pick, no loop)', async () => {
+    const f = await createDispatchFixture(pools('probe-404'));
+    const pin = { poolId: 'sim:f', source: '--worker-pool' as const };
+    const first = await dispatchTask(f.runtime, f.request({ lane: 'chore', pin }));
+    expect(first).toMatchObject({
+      ok: false,
+      kind: 'unavailable',
+      poolId: null,
+      why: 'pinned to sim:f (--worker-pool): probe: 404',
+      attempts: [],
+    });
+    expect(probes(f.events).map((e) => [e.poolId, e.ok, e.cached])).toEqual([['sim:f', false, false]]);
+    // Again: the cached failed probe is read once and the task comes back the same way.
+    const again = await dispatchTask(f.runtime, f.request({ lane: 'chore', pin }));
+    expect(again.why).toBe('pinned to sim:f (--worker-pool): probe: 404');
+    expect(probes(f.events).map((e) => [e.poolId, e.ok, e.cached])).toEqual([
+      ['sim:f', false, false],
+      ['sim:f', false, true],
+    ]);
+    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+  });
+
+  it('every pool failing its probe ends the pick after one probe each', async () => {
+    const f = await createDispatchFixture([
+      { account: 'f', windows: weekly(40), scenario: { default: 'probe-404' } },
+      { account: 'g', windows: weekly(30), scenario: { default: 'probe-404' } },
+    ]);
+    const result = await dispatchTask(f.runtime, f.request({ lane: 'chore' }));
+    expect(result).toMatchObject({ ok: false, kind: 'unavailable' });
+    expect(
+      probes(f.events)
+        .map((e) => e.poolId)
+        .sort(),
+    ).toEqual(['sim:f', 'sim:g']);
+  });
+
+  it('a canceled signal ends a pinned pick before any probe', async () => {
+    const f = await createDispatchFixture(pools('probe-404'));
+    const abort = new AbortController();
+    abort.abort();
+    const result = await dispatchTask(
+      f.runtime,
+      f.request({ lane: 'chore', pin: { poolId: 'sim:f', source: '--worker-pool' }, signal: abort.signal }),
+    );
+    expect(result).toMatchObject({ ok: false, kind: 'canceled', why: 'canceled' });
+    expect(probes(f.events)).toEqual([]);
+  });
+
   it('a paid model is never probed, and a dry run probes nothing', async () => {
     const f = await createDispatchFixture(pools('ok'));
     await dispatchTask(f.runtime, f.request({ lane: 'analyze' }));
