@@ -11,11 +11,11 @@ const providersTarget = new URL('./dist/providers/', import.meta.url);
 const simCli = new URL('./dist/sim-cli.js', import.meta.url);
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'sim-cli': 'src/sim/sim-cli.ts' },
+  entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'sim-cli': 'src/sim/sim-cli.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  dts: { tsconfig: 'tsconfig.build.json', entry: { index: 'src/index.ts' } },
+  dts: { tsconfig: 'tsconfig.build.json', entry: { index: 'src/index.ts', internal: 'src/internal.ts' } },
   sourcemap: true,
   clean: true,
   tsconfig: 'tsconfig.build.json',

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessRunning } from '@bullswarm/dispatch';
+import { isPidAlive } from '@bullswarm/connectors/internal';
 import { nowEnv, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, startBullswarm, tempDirs } from './support/cli';
@@ -91,7 +91,7 @@ describe('bullswarm run: processes', () => {
       .map((line) => JSON.parse(line) as { pool: string; pid: number; childPid?: number })
       .find((line) => line.pool === 'sim:a');
     expect(stalledSim?.childPid).toBe(grandchild);
-    for (const pid of [stalledSim!.pid, grandchild]) expect(isProcessRunning(pid)).toBe(false);
+    for (const pid of [stalledSim!.pid, grandchild]) expect(isPidAlive(pid)).toBe(false);
     expect((await bullswarm(['assignments'], { home })).stdout).toBe('nothing in flight\n');
   });
 
@@ -120,19 +120,19 @@ describe('bullswarm run: processes', () => {
     const workerPid = rows[0]!.workerPid!;
     run.kill('SIGKILL');
     await run;
-    expect(isProcessRunning(run.pid!)).toBe(false);
+    expect(isPidAlive(run.pid!)).toBe(false);
     // SIGKILL cannot be caught: the agent outlives its dispatcher until someone reaps the entry.
-    expect(isProcessRunning(workerPid)).toBe(true);
+    expect(isPidAlive(workerPid)).toBe(true);
     const after = await bullswarm(['assignments'], { home });
     expect(after.exitCode).toBe(0);
     expect(after.stdout).toBe('nothing in flight\n');
     const json = JSON.parse((await bullswarm(['assignments', '--json'], { home })).stdout);
     expect(json.inflight).toEqual([]);
     // The reaping `assignments` ended the orphaned agent (SIGTERM; the sim exits on it).
-    for (let i = 0; i < 400 && isProcessRunning(workerPid); i++) {
+    for (let i = 0; i < 400 && isPidAlive(workerPid); i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    expect(isProcessRunning(workerPid)).toBe(false);
+    expect(isPidAlive(workerPid)).toBe(false);
   });
 
   it("two runs at once see each other's in-flight load: the second goes to the other pool, preferred over busier", async () => {

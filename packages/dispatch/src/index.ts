@@ -5,9 +5,8 @@ export {
   buildAgentLaunch,
 } from './attempt/agent-launch';
 export * from './attempt/attempt-files';
-export { buildChildEnv, isCallerMarker } from './attempt/child-env';
+export { buildChildEnv } from './attempt/child-env';
 export * from './attempt/format-stall';
-export { groupHasRunningMembers, isProcessRunning, terminateGroup } from './attempt/process-group';
 export {
   type AgentProcessOptions,
   type AgentProcessResult,

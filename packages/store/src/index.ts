@@ -56,23 +56,9 @@ export { StoreMigrationError } from './errors/store-migration-error';
 export { StoreOpenError } from './errors/store-open-error';
 export { type KnownPool, UnknownPoolError } from './errors/unknown-pool-error';
 export { type FileLockOptions, lockPathFor, withFileLock } from './files/file-lock';
-export {
-  fsyncDirectory,
-  removeStaleTempFiles,
-  type WriteFileAtomicOptions,
-  writeFileAtomic,
-} from './files/write-file-atomic';
 export { BULLSWARM_HOME, type HomePaths, type HomeRef, homePaths, resolveHome } from './home/home-paths';
 export { type BullswarmHome, type HomeStoreOptions, type OpenHomeOptions, openHome } from './home/open-home';
 export { DEFAULT_ORPHAN_GRACE_MS, isRecordedGroupLeader } from './process/end-orphan-group';
-export {
-  isPidAlive,
-  isRecordedProcessAlive,
-  listProcessGroup,
-  type ProcessStat,
-  readProcessStartTime,
-  readProcessStat,
-} from './process/process-liveness';
 export { STORE_NAMESPACE } from './sqlite/core-migrations';
 export type { StoreMigration, StoreMigrations } from './sqlite/migrations';
 export {

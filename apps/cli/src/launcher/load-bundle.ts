@@ -1,8 +1,9 @@
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { writeFileAtomic } from '@bullswarm/connectors/internal';
 import { lazyBuiltinRequire } from './lazy-require';
 
 /** Options of {@link loadBundle}. */
@@ -32,7 +33,7 @@ export interface LoadedBundle {
   /**
    * Writes the code cache when there was none or V8 rejected it. Call it after the command ran:
    * the cache then holds every function the command compiled, not only the top level. Atomic
-   * (temp file + rename), best effort: a failure (read-only disk) is ignored.
+   * (temp file, fsync, rename), best effort: a failure (read-only disk) is ignored.
    */
   saveCache(): void;
 }
@@ -121,9 +122,7 @@ export function loadBundle(bundlePath: string, options: LoadBundleOptions): Load
       try {
         const directory = dirname(cacheFile);
         mkdirSync(directory, { recursive: true, mode: 0o700 });
-        const temp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(temp, script.createCachedData());
-        renameSync(temp, cacheFile);
+        writeFileAtomic(cacheFile, script.createCachedData());
         pruneCaches(directory, cacheFile, basename(bundlePath));
       } catch {
         // No cache this time (read-only or full disk); the next start compiles again.

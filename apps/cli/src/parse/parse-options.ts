@@ -1,4 +1,5 @@
 import { LANES, type Lane, type WindowKind } from '@bullswarm/pacing';
+import { parseIsoInstant } from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
 
 /** Collects a repeatable option's values (`--add-dir a --add-dir b`). */
@@ -90,17 +91,14 @@ export function parseWindowName(value: string, flag: string): WindowKind {
   return kind;
 }
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2}))?$/;
-
 /**
  * An ISO-8601 instant with a zone (`2026-12-01T00:00:00Z`), or a date alone (midnight UTC);
- * returns epoch ms. Zone-less times are refused: they would mean a different instant per machine.
- * A date or time that does not exist (`2026-02-30`, `24:00`, `12:61`) is refused too, where
- * `Date.parse` would roll it over into the next month or hour.
+ * returns epoch ms. The rule is the store's `parseIsoInstant`, the same as `BULLSWARM_NOW`'s:
+ * zone-less times and dates or times that do not exist (`2026-02-30`, `24:00`, `12:61`) are refused.
  */
 export function parseInstant(value: string, flag: string): number {
-  const ms = ISO_INSTANT.test(value) && existsOnCalendar(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) {
+  const ms = parseIsoInstant(value);
+  if (ms === undefined) {
     throw new CliUsageError({
       message: `${flag} "${value}" is not valid: expected an ISO-8601 instant with a zone, such as 2026-12-01T00:00:00Z, or a date alone (midnight UTC), such as 2026-12-01`,
       flag,
@@ -108,13 +106,4 @@ export function parseInstant(value: string, flag: string): number {
     });
   }
   return ms;
-}
-
-function existsOnCalendar(value: string): boolean {
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
-  const time = /T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value);
-  if (time === null) return true;
-  return Number(time[1]) <= 23 && Number(time[2]) <= 59 && Number(time[3] ?? 0) <= 59;
 }

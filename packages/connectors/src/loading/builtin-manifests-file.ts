@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../files/write-file-atomic';
 import type { ConnectorManifest } from '../manifest/connector-manifest-schema';
 import type { ManifestConnector } from '../manifest/create-manifest-connector';
-import { writeFileAtomic } from '../write-file-atomic';
 import { loadManifestDirectory } from './load-manifest-directory';
 
 /** The pre-parsed built-in manifests, written beside `<id>/connector.json` by the build. */
@@ -48,7 +48,9 @@ export async function writeBuiltinManifestsFile(directory: string): Promise<Buil
       manifest: (connector as ManifestConnector).manifest,
     })),
   };
-  writeFileAtomic(join(directory, BUILTIN_MANIFESTS_FILE), `${JSON.stringify(content, null, 2)}\n`);
+  writeFileAtomic(join(directory, BUILTIN_MANIFESTS_FILE), `${JSON.stringify(content, null, 2)}\n`, {
+    mode: 0o644,
+  });
   return content;
 }
 

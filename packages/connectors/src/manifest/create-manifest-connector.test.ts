@@ -7,11 +7,11 @@ import { ConnectorTemplateError } from '../errors';
 import { loadBuiltinConnectors } from '../loading';
 import type { ConnectorV1Request } from '../spec/v1';
 import { minimalManifest } from '../test-support/fixtures';
+import { findCallerMarker, isCallerEnv, isCallerMarker } from './caller-markers';
 import { connectorManifestSchema } from './connector-manifest-schema';
 import {
   createManifestConnector,
   defaultModelForTier,
-  isCallerEnv,
   type ManifestConnector,
   poolCredentialGroup,
   renderMeterSource,
@@ -234,6 +234,12 @@ describe('manifest connector fields', () => {
     );
     expect(isCallerEnv(prefixed, { FOO_AGENT_SESSION: 'abc' })).toBe(true);
     expect(isCallerEnv(prefixed, { FOO_AGENTS: 'abc' })).toBe(false);
+    // One rule for recognising the caller and for stripping its variables from an agent's env.
+    expect(findCallerMarker(['X', 'FOO_AGENT_*'], { X: '', FOO_AGENT_ID: '1' })).toBe('FOO_AGENT_*');
+    expect(findCallerMarker(['FOO_AGENT_*'], { FOO_AGENT_ID: '' })).toBeUndefined();
+    expect(isCallerMarker('FOO_AGENT_ID', ['FOO_AGENT_*'])).toBe(true);
+    expect(isCallerMarker('FOO_AGENTS', ['FOO_AGENT_*'])).toBe(false);
+    expect(isCallerMarker('CLAUDECODE', ['CLAUDECODE'])).toBe(true);
   });
 
   it('throws a ConnectorTemplateError naming the template when an env value is missing', () => {

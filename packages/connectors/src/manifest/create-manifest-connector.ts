@@ -248,23 +248,6 @@ export function defaultModelForTier(connector: ConnectorV1, tier: string): strin
   return (profiles?.find((p) => p.default) ?? profiles?.[0])?.model;
 }
 
-/** Whether `env` shows that this connector's CLI is the caller (one of its `callerEnv` markers is set). */
-export function isCallerEnv(
-  connector: ConnectorV1,
-  env: Readonly<Record<string, string | undefined>>,
-): boolean {
-  return connector.callerEnv.some((marker) => {
-    if (marker.endsWith('*')) {
-      const prefix = marker.slice(0, -1);
-      return Object.entries(env).some(
-        ([name, value]) => name.startsWith(prefix) && value !== undefined && value !== '',
-      );
-    }
-    const value = env[marker];
-    return value !== undefined && value !== '';
-  });
-}
-
 /** The credential group of one pool: `<credentialGroup>:<account>`. */
 export function poolCredentialGroup(connector: ConnectorV1, account: string = DEFAULT_ACCOUNT): string {
   return `${connector.credentialGroup}:${account}`;

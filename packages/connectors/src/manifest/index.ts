@@ -1,3 +1,4 @@
+export { findCallerMarker, isCallerEnv, isCallerMarker } from './caller-markers';
 export {
   type ConnectorManifest,
   type ConnectorManifestInput,
@@ -8,7 +9,6 @@ export {
   createManifestConnector,
   DEFAULT_ACCOUNT,
   defaultModelForTier,
-  isCallerEnv,
   type ManifestConnector,
   poolCredentialGroup,
   renderMeterSource,

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../write-file-atomic';
+import { writeFileAtomic } from '../files/write-file-atomic';
 
 /** The bullswarm meter reading format the sim maintains in `$BULLSWARM_SIM_HOME/meter.json`. */
 export type SimMeterWindow = {
@@ -81,7 +81,7 @@ export function updateSimMeter(
     }
     const rolled = { ...reading, windows: reading.windows.map((window) => rollWindow(window, now)) };
     const next = { ...update(rolled), readAt: new Date(now).toISOString() };
-    writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`);
+    writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
     return next;
   } finally {
     rmSync(lock, { recursive: true, force: true });

@@ -1,15 +1,5 @@
+import { isCallerMarker } from '@bullswarm/connectors';
 import { BULLSWARM_POOL } from '../snapshots/detect-caller';
-
-/**
- * Whether `name` is one of the caller markers (`callerEnv` of a connector); a marker ending in
- * `*` matches every variable with that prefix.
- */
-export function isCallerMarker(name: string, markers: readonly string[]): boolean {
-  for (const marker of markers) {
-    if (marker.endsWith('*') ? name.startsWith(marker.slice(0, -1)) : name === marker) return true;
-  }
-  return false;
-}
 
 /**
  * The complete environment of an agent process: the parent's environment without any caller

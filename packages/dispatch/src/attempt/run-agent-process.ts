@@ -5,8 +5,8 @@ import type {
   ConnectorV1OutcomeKind,
   ConnectorV1ParsedOutput,
 } from '@bullswarm/connectors';
+import { terminateGroup } from '@bullswarm/connectors/internal';
 import { execa } from 'execa';
-import { terminateGroup } from './process-group';
 import { watchWorkTree } from './work-tree-watcher';
 
 /** Why dispatch stopped a worker before it ended on its own. */

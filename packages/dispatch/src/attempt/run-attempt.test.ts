@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { isPidAlive } from '@bullswarm/connectors/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_AGENT, fakeAgentConnector, TEST_NOW } from '../test-support/dispatch-fixture';
-import { isProcessRunning } from './process-group';
 import { type RunAttemptOptions, runAttempt } from './run-attempt';
 
 const dirs: string[] = [];
@@ -79,14 +79,14 @@ describe('runAttempt (one spawned attempt, usable on its own)', () => {
     );
     expect(result).toMatchObject({ kind: 'quota', stalled: false, signal: 'SIGTERM' });
     expect(result.resetsAt).toBe(Math.floor((TEST_NOW + 90 * 60_000) / 1000) * 1000);
-    expect(isProcessRunning(result.pid!)).toBe(false);
+    expect(isPidAlive(result.pid!)).toBe(false);
   });
 
   it('a worker that ignores SIGTERM is killed after the grace', async () => {
     const result = await runAttempt(options('ignore-term', { silenceMs: 2_000, killGraceMs: 300 }));
     expect(result).toMatchObject({ kind: 'stalled', why: 'stalled: no output for 2s', signal: 'SIGKILL' });
     expect(readFileSync(result.outputFile, 'utf8')).toBe('partial output\n');
-    expect(isProcessRunning(result.pid!)).toBe(false);
+    expect(isPidAlive(result.pid!)).toBe(false);
   });
 
   it('processes an agent leaves holding its output are ended once it has exited', async () => {
@@ -94,7 +94,7 @@ describe('runAttempt (one spawned attempt, usable on its own)', () => {
     expect(result).toMatchObject({ kind: 'ok', answer: 'answered' });
     const grandchild = Number(/grandchild pid (\d+)/.exec(readFileSync(result.stderrFile, 'utf8'))?.[1]);
     expect(grandchild).toBeGreaterThan(0);
-    expect(isProcessRunning(grandchild)).toBe(false);
+    expect(isPidAlive(grandchild)).toBe(false);
   });
 
   it('a command that cannot start is a process failure with the reason, not an exception', async () => {

@@ -1,4 +1,4 @@
-import { signalGroup, terminateGroupSync } from '../attempt/process-group';
+import { signalGroup, terminateGroupSync } from '@bullswarm/connectors/internal';
 
 /** One piece of work this process has in flight: its ledger entry and, once spawned, its worker. */
 export interface GuardedWork {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { groupHasRunningMembers, isPidAlive, signalGroup } from '@bullswarm/connectors/internal';
 import type { InflightEntry } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupHasRunningMembers, isProcessRunning, signalGroup } from '../attempt/process-group';
 import { closeDispatchFixtures, createDispatchFixture } from '../test-support/dispatch-fixture';
 import { startDispatchWorker } from '../test-support/worker';
 import { dispatchTask } from './dispatch-task';
@@ -110,19 +110,19 @@ describe('the in-flight ledger', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     const grandchild = grandchildPid(f.out) as number;
-    expect(isProcessRunning(grandchild)).toBe(true);
+    expect(isPidAlive(grandchild)).toBe(true);
 
     worker.child.kill('SIGKILL');
     expect((await worker.exited).signal).toBe('SIGKILL');
     // SIGKILL could not be caught: the agent outlived its bullswarm process, re-parented.
-    expect(isProcessRunning(workerPid)).toBe(true);
+    expect(isPidAlive(workerPid)).toBe(true);
     expect(groupHasRunningMembers(workerPid)).toBe(true);
 
     expect(store.ledger.list()).toEqual([]);
     // Not our children: wait for the group to empty (bounded by the test timeout).
     while (groupHasRunningMembers(workerPid)) await new Promise((r) => setTimeout(r, 20));
-    expect(isProcessRunning(workerPid)).toBe(false);
-    expect(isProcessRunning(grandchild)).toBe(false);
+    expect(isPidAlive(workerPid)).toBe(false);
+    expect(isPidAlive(grandchild)).toBe(false);
     expect(f.simLogLines()[0]).toMatchObject({ pid: workerPid, signal: 'SIGTERM' });
   });
 
@@ -144,7 +144,7 @@ describe('the in-flight ledger', () => {
     expect(groupHasRunningMembers(workerPid)).toBe(false);
     const simLine = f.simLogLines()[0];
     expect(simLine).toMatchObject({ pid: workerPid, signal: 'SIGTERM' });
-    if (simLine?.childPid !== undefined) expect(isProcessRunning(simLine.childPid)).toBe(false);
+    if (simLine?.childPid !== undefined) expect(isPidAlive(simLine.childPid)).toBe(false);
     expect(f.runtime.requireStore().ledger.list()).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isPidAlive } from '@bullswarm/connectors/internal';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProcessRunning } from '../attempt/process-group';
 import { closeDispatchFixtures, createDispatchFixture } from '../test-support/dispatch-fixture';
 import { dispatchTask } from './dispatch-task';
 
@@ -62,7 +62,7 @@ describe('the silence clock', () => {
       );
       expect(grandchild).toBeGreaterThan(0);
       expect(simLine?.childPid).toBe(grandchild);
-      for (const pid of [simLine!.pid, grandchild]) expect(isProcessRunning(pid)).toBe(false);
+      for (const pid of [simLine!.pid, grandchild]) expect(isPidAlive(pid)).toBe(false);
 
       const run = f.runtime.requireStore().runs.list({ poolId: `${connector}:a` })[0];
       expect(run).toMatchObject({ stalled: true, outcome: 'stalled', failureKind: 'stalled' });
@@ -245,7 +245,7 @@ describe('timeouts and cancellation', () => {
     expect(result).toMatchObject({ ok: false, kind: 'canceled', why: 'canceled' });
     const started = f.events.find((e) => e.type === 'attempt.started');
     expect(started?.type === 'attempt.started' && started.pid).toBeGreaterThan(0);
-    if (started?.type === 'attempt.started') expect(isProcessRunning(started.pid!)).toBe(false);
+    if (started?.type === 'attempt.started') expect(isPidAlive(started.pid!)).toBe(false);
     expect(f.runtime.requireStore().ledger.list()).toEqual([]);
     expect(f.runtime.requireStore().runs.list()[0]).toMatchObject({ outcome: 'canceled' });
   });

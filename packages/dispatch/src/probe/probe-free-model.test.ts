@@ -1,5 +1,5 @@
+import { isPidAlive } from '@bullswarm/connectors/internal';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProcessRunning } from '../attempt/process-group';
 import { dispatchTask } from '../dispatch/dispatch-task';
 import type { DispatchEvent } from '../dispatch/dispatch-types';
 import { closeDispatchFixtures, createDispatchFixture, TEST_NOW } from '../test-support/dispatch-fixture';
@@ -75,7 +75,7 @@ describe('the free-model liveness probe', () => {
     expect(timedOut.reason).toBe('most-behind capable pool (surplus 40) · excluded: sim:f probe: timeout');
     const probeProcess = silent.simLogLines().find((line) => line.argv.includes(PROBE_PROMPT));
     expect(probeProcess?.signal).toBe('SIGTERM');
-    expect(isProcessRunning(probeProcess!.pid)).toBe(false);
+    expect(isPidAlive(probeProcess!.pid)).toBe(false);
   });
 
   it('with no other pool, a failed probe leaves nothing: the task comes back with the reason', async () => {

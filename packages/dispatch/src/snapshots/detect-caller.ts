@@ -1,4 +1,4 @@
-import { isCallerEnv } from '@bullswarm/connectors';
+import { findCallerMarker } from '@bullswarm/connectors';
 import type { PoolDetail } from './build-pool-snapshots';
 
 /** The environment variable bullswarm sets for every agent it launches: the pool it runs on. */
@@ -38,14 +38,10 @@ export function detectCallerPools(
     list.push(detail);
     byConnector.set(detail.connector.connectorId, list);
   }
-  for (const [connectorId, pools] of byConnector) {
+  for (const pools of byConnector.values()) {
     const connector = pools[0]!.connector!;
-    if (!isCallerEnv(connector, env)) continue;
-    const marker = connector.callerEnv.find((m) =>
-      m.endsWith('*')
-        ? Object.keys(env).some((name) => name.startsWith(m.slice(0, -1)) && env[name])
-        : Boolean(env[m]),
-    );
+    const marker = findCallerMarker(connector.callerEnv, env);
+    if (marker === undefined) continue;
     const matching = pools.filter((detail) => {
       const entries = Object.entries(detail.accountEnv);
       return entries.length > 0 && entries.every(([name, value]) => env[name] === value);
@@ -53,7 +49,7 @@ export function detectCallerPools(
     const chosen =
       matching.length > 0 ? matching : pools.filter((detail) => Object.keys(detail.accountEnv).length === 0);
     for (const detail of chosen) {
-      callers.push({ poolId: detail.pool.id, evidence: marker ?? connectorId });
+      callers.push({ poolId: detail.pool.id, evidence: marker });
     }
   }
   return callers;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import { writeFileAtomicAsync } from '@bullswarm/connectors/internal';
 import type { MeterReading, MeterReadingWindow } from '../reading/meter-reading-schema';
 import { epochToMs } from '../reading/window-kinds';
-import { writeFileAtomic } from '../util/write-file-atomic';
 
 /** The file name of the statusLine capture inside a Claude config directory. */
 export const CLAUDE_STATUSLINE_FILE = 'bullswarm-statusline.json';
@@ -69,6 +69,8 @@ export async function captureClaudeStatusline(
   }
   if (windows.length === 0) return undefined;
   const reading: MeterReading = { readAt: new Date((options.now ?? Date.now)()).toISOString(), windows };
-  await writeFileAtomic(claudeStatuslinePath(configDir), `${JSON.stringify(reading, null, 2)}\n`);
+  await writeFileAtomicAsync(claudeStatuslinePath(configDir), `${JSON.stringify(reading, null, 2)}\n`, {
+    createDirectory: true,
+  });
   return reading;
 }

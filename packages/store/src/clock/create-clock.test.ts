@@ -26,18 +26,25 @@ describe('createClock', () => {
     expect(parseIsoInstant(text)).toBe(expected);
   });
 
-  it.each(['yesterday', '2026-09-10T12:00:00', '2026-02-30T00:00:00Z', '1789041600000', '2026-13-01'])(
-    'refuses %s naming BULLSWARM_NOW and the expected form',
-    (text) => {
-      const caught = catchError(() => createClock({ BULLSWARM_NOW: text }));
-      expect(InvalidEnvironmentError.isInstance(caught)).toBe(true);
-      const error = caught as InvalidEnvironmentError;
-      expect(error.variable).toBe(BULLSWARM_NOW);
-      expect(error.value).toBe(text);
-      expect(error.message).toContain('BULLSWARM_NOW');
-      expect(error.message).toContain('ISO-8601');
-    },
-  );
+  it.each([
+    'yesterday',
+    '2026-09-10T12:00:00',
+    '2026-02-30T00:00:00Z',
+    '1789041600000',
+    '2026-13-01',
+    '2026-12-01T24:00Z',
+    '2026-12-01T24:00:00+02:00',
+    '2026-12-01T12:61Z',
+    '2026-12-01T12:00:60Z',
+  ])('refuses %s naming BULLSWARM_NOW and the expected form', (text) => {
+    const caught = catchError(() => createClock({ BULLSWARM_NOW: text }));
+    expect(InvalidEnvironmentError.isInstance(caught)).toBe(true);
+    const error = caught as InvalidEnvironmentError;
+    expect(error.variable).toBe(BULLSWARM_NOW);
+    expect(error.value).toBe(text);
+    expect(error.message).toContain('BULLSWARM_NOW');
+    expect(error.message).toContain('ISO-8601');
+  });
 
   it('reads process.env by default', () => {
     const before = process.env.BULLSWARM_NOW;

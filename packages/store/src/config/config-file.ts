@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { removeStaleTempFiles, writeFileAtomic } from '@bullswarm/connectors/internal';
 import type { z } from 'zod';
 import { ConfigFileError } from '../errors/config-file-error';
 import { type FileLockOptions, withFileLock } from '../files/file-lock';
-import { removeStaleTempFiles, writeFileAtomic } from '../files/write-file-atomic';
 import { type FieldProblem, formatIssues } from './format-issues';
 import { locateJsonError } from './locate-json-error';
 

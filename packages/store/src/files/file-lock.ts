@@ -1,8 +1,8 @@
 import { basename, dirname, join } from 'node:path';
+import { sleepSync } from '@bullswarm/connectors/internal';
 import Database from 'better-sqlite3';
 import { FileLockTimeoutError } from '../errors/file-lock-timeout-error';
 import { NestedFileLockError } from '../errors/nested-file-lock-error';
-import { sleepSync } from '../process/sleep-sync';
 import { assertSynchronous } from '../sqlite/assert-synchronous';
 import { isBusyError } from '../sqlite/busy-retry';
 

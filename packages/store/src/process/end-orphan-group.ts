@@ -1,5 +1,11 @@
-import { isPidAlive, listProcessGroup, type ProcessStat, readProcessStat } from './process-liveness';
-import { sleepSync } from './sleep-sync';
+import {
+  isPidAlive,
+  listProcessGroup,
+  type ProcessStat,
+  readProcessStat,
+  signalGroup,
+  sleepSync,
+} from '@bullswarm/connectors/internal';
 
 /** The default grace between SIGTERM and SIGKILL of an orphaned worker group (ms). */
 export const DEFAULT_ORPHAN_GRACE_MS = 3_000;
@@ -29,9 +35,10 @@ function sameProcess(member: ProcessStat, pgid: number): boolean {
   );
 }
 
-function kill(target: number, signal: NodeJS.Signals): void {
+/** SIGKILL to one process (not a group). */
+function killMember(pid: number): void {
   try {
-    process.kill(target, signal);
+    process.kill(pid, 'SIGKILL');
   } catch {
     // Gone already (ESRCH) or not ours to signal (EPERM): nothing more to do for it.
   }
@@ -79,7 +86,7 @@ export function endOrphanGroup(pid: number, startTime: string, graceMs: number):
   if (ending.has(key)) return true;
   if (!isRecordedGroupLeader(pid, startTime)) return false;
   const members = listProcessGroup(pid);
-  kill(-pid, 'SIGTERM');
+  signalGroup(pid, 'SIGTERM');
   const deadline = performance.now() + graceMs;
   const end: Ending = {
     timer: undefined,
@@ -88,8 +95,8 @@ export function endOrphanGroup(pid: number, startTime: string, graceMs: number):
       const left = members.filter((member) => sameProcess(member, pid));
       if (!leaderStill && left.length === 0) return true;
       if (performance.now() < deadline) return false;
-      if (leaderStill) kill(-pid, 'SIGKILL');
-      else for (const member of left) kill(member.pid, 'SIGKILL');
+      if (leaderStill) signalGroup(pid, 'SIGKILL');
+      else for (const member of left) killMember(member.pid);
       return true;
     },
   };

@@ -1,6 +1,6 @@
+import { sleepSync } from '@bullswarm/connectors/internal';
 import type Database from 'better-sqlite3';
 import { StoreBusyError } from '../errors/store-busy-error';
-import { sleepSync } from '../process/sleep-sync';
 import { assertSynchronous } from './assert-synchronous';
 
 /** Whether an error is SQLite reporting a lock held by another connection. */

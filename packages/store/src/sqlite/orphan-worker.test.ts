@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { isPidAlive, readProcessStartTime } from '@bullswarm/connectors/internal';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isPidAlive, readProcessStartTime } from '../process/process-liveness';
 import { spawnNode, supportScript, workerDistIndex } from '../test-support/spawn-node';
 import { useTempDirs } from '../test-support/temp-dir';
 import { type EmbeddedBullswarmStore, openStore } from './open-store';

@@ -1,4 +1,4 @@
-import { isRecordedProcessAlive, readProcessStartTime } from '@bullswarm/store';
+import { isRecordedProcessAlive, readProcessStartTime } from '@bullswarm/connectors/internal';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import type { PlanRef } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';

@@ -9,8 +9,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '@bullswarm/connectors/internal';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
-import { openHome, writeFileAtomic } from '@bullswarm/store';
+import { openHome } from '@bullswarm/store';
 import { checkCapacity } from '../capacity/check-capacity';
 import type { CapacityReport } from '../capacity/read-capacity';
 import { DrillFailedError } from '../errors/drill-failed-error';

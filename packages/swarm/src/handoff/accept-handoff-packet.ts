@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '@bullswarm/store';
+import { writeFileAtomic } from '@bullswarm/connectors/internal';
 import { type HandoffMismatch, HandoffMismatchError } from '../errors/handoff-mismatch-error';
 import { PlanFileError } from '../errors/plan-file-error';
 import { readWorkState } from '../git/read-work-state';

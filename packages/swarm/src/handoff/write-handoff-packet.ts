@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@bullswarm/store';
+import { writeFileAtomic } from '@bullswarm/connectors/internal';
 import { FencingError } from '../errors/fencing-error';
 import { LeadRecordError } from '../errors/lead-record-error';
 import { SecretInPacketError } from '../errors/secret-in-packet-error';

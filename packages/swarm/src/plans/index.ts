@@ -12,7 +12,6 @@ export {
   resolvePlanRef,
 } from './plan-location';
 export {
-  canonicalJson,
   contractDigest,
   dependentsOf,
   gateSchema,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '@bullswarm/connectors/internal';
 import { z } from 'zod';
 
 /** Plan and task ids: a letter or digit, then letters, digits, `.`, `_` or `-` (at most 64). */
@@ -117,18 +118,6 @@ function findCycle(tasks: readonly { id: string; dependsOn: readonly string[] }[
     if (found) return found;
   }
   return undefined;
-}
-
-/** JSON with object keys sorted at every level: the canonical form hashed for contracts. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /**

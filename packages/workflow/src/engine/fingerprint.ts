@@ -1,15 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** JSON with object keys sorted, so equal values always give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry)).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-    .join(',')}}`;
-}
+import { canonicalJson } from '@bullswarm/connectors/internal';
 
 /**
  * The content fingerprint of a unit: sha-256 over its rendered prompt, its item, the outputs of

@@ -1,4 +1,4 @@
-export { canonicalJson, unitFingerprint } from './fingerprint';
+export { unitFingerprint } from './fingerprint';
 export { createFilesMatcher, globToRegExp } from './glob-match';
 export { homeValidationNames } from './home-names';
 export { itemLabel } from './item-label';

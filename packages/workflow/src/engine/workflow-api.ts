@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { writeFileAtomic } from '@bullswarm/connectors/internal';
 import type { BullswarmRuntime } from '@bullswarm/dispatch';
-import { writeFileAtomic } from '@bullswarm/store';
 import { WorkflowError } from '../errors/workflow-error';
 import { MAX_CONCURRENCY } from '../program/program-schema';
 import type { WorkflowProgram } from '../program/workflow-program';

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { writeFileAtomic } from '@bullswarm/connectors/internal';
 import { type BullswarmRuntime, dispatchTask } from '@bullswarm/dispatch';
 import type { TaskRoute } from '@bullswarm/pacing';
-import { writeFileAtomic } from '@bullswarm/store';
 import fg from 'fast-glob';
 import { lastJsonObject } from '../program/answer-json';
 import { type OutputSchemaProblem, validateOutput } from '../program/output-schema';

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { isRecordedProcessAlive } from '@bullswarm/store';
+import { isRecordedProcessAlive } from '@bullswarm/connectors/internal';
 import { WorkflowError } from '../errors/workflow-error';
 import { jsonPath } from '../program/json-path';
 import { ENGINE_VERSION } from '../version';

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { isRecordedProcessAlive, readProcessStartTime } from '@bullswarm/store';
+import { isRecordedProcessAlive, readProcessStartTime } from '@bullswarm/connectors/internal';
 import { WorkflowError } from '../errors/workflow-error';
 
 /** The process driving a run. */

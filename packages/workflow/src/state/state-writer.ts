@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { writeFileAtomicAsync } from '@bullswarm/connectors/internal';
 
 /** Options of {@link CoalescingStateWriter}. */
 export interface StateWriterOptions {
@@ -64,7 +62,7 @@ export class CoalescingStateWriter {
     this.urgent = false;
     this.lastStart = Date.now();
     const text = this.snapshot();
-    this.inFlight = writeAtomic(this.path, text)
+    this.inFlight = writeFileAtomicAsync(this.path, text)
       .then(
         () => {
           this.writes++;
@@ -92,39 +90,5 @@ export class CoalescingStateWriter {
       else break;
     }
     if (this.error) throw this.error;
-  }
-}
-
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.datasync();
-  } catch (error) {
-    await handle.close().catch(() => {});
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
-  await syncDirectory(dirname(path));
-}
-
-/** fsync a directory (so the rename survives a power loss) without blocking the event loop. */
-async function syncDirectory(directory: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(directory, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms and file systems cannot open or fsync a directory.
-  } finally {
-    await handle?.close().catch(() => {});
   }
 }

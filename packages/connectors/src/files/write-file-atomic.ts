@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   copyFileSync,
@@ -13,30 +12,39 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { isPidAlive } from '../process/process-liveness';
 
+/**
+ * The one atomic file writer of bullswarm (store, meters, connectors, the workflow state writer
+ * and the CLI's code cache all write through it): a temp file in the target's own directory, fsync,
+ * rename over the target, fsync of the directory. A reader — or a crash at any moment — sees the
+ * previous content or the new content, never a mix.
+ */
 export interface WriteFileAtomicOptions {
   /** File mode of the new file (default `0o600`: bullswarm's files may hold account settings). */
   readonly mode?: number;
   /**
-   * Keep the file being replaced as `<name>.bak` (default false). The backup is made by a hard link
-   * (a copy where links are unsupported) and itself moved into place atomically.
+   * Keep the file being replaced as `<name>.bak` (default false; synchronous form only). The
+   * backup is made by a hard link (a copy where links are unsupported) and itself moved into place
+   * atomically.
    */
   readonly backup?: boolean;
 }
 
-/** The temp-file name pattern: `.<name>.<pid>.<random>.tmp`, in the target's own directory. */
+/**
+ * The temp-file name pattern: `.<name>.<pid>.<random>.tmp`, in the target's own directory. The
+ * random part comes from `Math.random` (no node:crypto, which would load on every CLI start); the
+ * file is opened with `wx`, so a clash fails instead of sharing a temp file.
+ */
 export function tempFileName(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const random = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${random}.tmp`);
 }
 
 /**
- * Write a file so that readers (and a crash at any moment) see either the previous content or the
- * new content, never a mix: write a temp file in the same directory
- * (`.<name>.<pid>.<random>.tmp`), fsync it, rename it over the target, then fsync the directory so
- * the rename itself is durable. With `backup`, the replaced version is kept as `<name>.bak`.
+ * Write a file atomically (see {@link WriteFileAtomicOptions}). With `backup`, the replaced
+ * version is kept as `<name>.bak`.
  *
  * The directory must exist. The write is not a lock: concurrent writers of one file each land
- * whole, the last rename wins (use `updateState`/`updateLabels`, or {@link withFileLock}, for
- * read-modify-write).
+ * whole, the last rename wins (read-modify-write needs a lock around it).
  *
  * @example
  * ```ts

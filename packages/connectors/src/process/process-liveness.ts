@@ -76,29 +76,45 @@ export function listProcessGroup(pgid: number): ProcessStat[] {
   return members;
 }
 
-/**
- * A zombie (state `Z`) or dead (`X`) process has exited: only its exit status waits for a parent
- * that has not reaped it (or never will, under an init that does not reap orphans). Linux only.
- */
-function hasExited(pid: number): boolean {
-  const state = readProcStatFields(pid)?.[0];
-  return state === 'Z' || state === 'X';
+let procKnown: boolean | undefined;
+/** Whether this machine shows processes in `/proc` the Linux way (looked up once). */
+export function procReadable(): boolean {
+  if (procKnown === undefined) {
+    procKnown = false;
+    if (process.platform === 'linux') {
+      try {
+        readFileSync('/proc/self/stat', 'utf8');
+        procKnown = true;
+      } catch {
+        // No /proc mounted: the kill(pid, 0) answers stand.
+      }
+    }
+  }
+  return procKnown;
 }
 
 /**
  * Whether a pid names a live process on this machine: `process.kill(pid, 0)` succeeds, or fails
  * with EPERM (the process exists but belongs to another user), and on Linux the process is not a
  * zombie — an exited process its parent has not reaped still answers `kill(pid, 0)`, and a crashed
- * bullswarm must never leave a pool looking busy because nobody reaped it. ESRCH means it is gone.
+ * bullswarm must never leave a pool looking busy because nobody reaped it (nor wait forever for an
+ * agent that has ended, under a container init that does not reap orphans). ESRCH means it is
+ * gone; so does a `/proc/<pid>/stat` that vanished after the signal check (our own processes only:
+ * another user's may be hidden from `/proc`).
  */
 export function isPidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
+  let ours = true;
   try {
     process.kill(pid, 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    ours = false;
   }
-  return !hasExited(pid);
+  if (!procReadable()) return true;
+  const state = readProcStatFields(pid)?.[0];
+  if (state === undefined) return !ours;
+  return state !== 'Z' && state !== 'X';
 }
 
 /**

@@ -35,7 +35,7 @@ describe('writeFileAtomic', () => {
 
   it('names temp files .<name>.<pid>.<random>.tmp in the same directory', () => {
     const name = tempFileName('/x/y/state.json');
-    expect(name).toMatch(new RegExp(`^/x/y/\\.state\\.json\\.${process.pid}\\.[0-9a-f]{12}\\.tmp$`));
+    expect(name).toMatch(new RegExp(`^/x/y/\\.state\\.json\\.${process.pid}\\.[0-9a-z]+\\.tmp$`));
     expect(tempFileName('/x/y/state.json')).not.toBe(name);
   });
 

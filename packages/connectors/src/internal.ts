@@ -1,0 +1,30 @@
+/**
+ * `@bullswarm/connectors/internal`: the operating-system helpers every bullswarm package shares —
+ * one atomic file writer, one reading of `/proc`, one process-group killer, one canonical JSON. For bullswarm's own
+ * packages; not a stable API.
+ */
+export {
+  fsyncDirectory,
+  removeStaleTempFiles,
+  tempFileName,
+  type WriteFileAtomicOptions,
+  writeFileAtomic,
+} from './files/write-file-atomic';
+export { writeFileAtomicAsync } from './files/write-file-atomic-async';
+export { canonicalJson } from './json/canonical-json';
+export {
+  groupHasRunningMembers,
+  signalGroup,
+  terminateGroup,
+  terminateGroupSync,
+} from './process/process-group';
+export {
+  isPidAlive,
+  isRecordedProcessAlive,
+  listProcessGroup,
+  type ProcessStat,
+  procReadable,
+  readProcessStartTime,
+  readProcessStat,
+} from './process/process-liveness';
+export { sleepSync } from './process/sleep-sync';
