@@ -12,14 +12,13 @@ import {
   type RouteTask,
   type RunSample,
   stallThresholdMinutes,
-  windowLabel,
 } from '@bullswarm/pacing';
 import type { InflightEntry } from '@bullswarm/store';
 import type { AgentLaunchOptions } from '../attempt/agent-launch';
 import { type AttemptResult, runAttempt } from '../attempt/run-attempt';
 import { probeFreeModel } from '../probe/probe-free-model';
 import { noPoolKind } from '../route/no-pool-kind';
-import { routeOverSnapshots, routeTask } from '../route/route-task';
+import { pinnedUnusable, routeOverSnapshots, routeTask } from '../route/route-task';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import {
   buildPoolSnapshots,
@@ -37,6 +36,7 @@ import type {
   DispatchResult,
   WatchdogSettings,
 } from './dispatch-types';
+import { decideFailure, formatWait, needsMeterRead } from './failure-consequence';
 import { guardInFlight } from './interrupt-guard';
 import { validateDispatchRequest } from './validate-request';
 import { resolveWatchdogSettings } from './watchdog-settings';
@@ -66,29 +66,6 @@ type ExcludedPool = NonNullable<RouteTask['excludedPools']>[number];
  * or with a failed probe that leaves one more pool out, so N pools need at most N + 1 rounds.
  */
 export const MAX_PICK_ROUNDS_OVER_POOLS = 1;
-
-/** The no-pool decision of a pinned pool left out during the pick (its probe failed). */
-function pinnedExcludedDecision(
-  runtime: BullswarmRuntime,
-  task: RouteTask,
-  snapshots: PoolSnapshots,
-  why: string,
-): RouteDecision {
-  const pin = task.pin!;
-  const source = pin.source === 'gate retry' ? 'the same pool (gate retry)' : pin.source;
-  return {
-    poolId: null,
-    model: null,
-    reason: `pinned to ${runtime.label(pin.poolId)} (${source}): ${why}`,
-    candidates: [],
-    rejected: snapshots.pools.map((pool) =>
-      pool.id === pin.poolId
-        ? { poolId: pool.id, kind: 'excluded' as const, reason: why }
-        : { poolId: pool.id, kind: 'route' as const, reason: 'not the pinned pool' },
-    ),
-    noPoolKind: 'unavailable',
-  };
-}
 
 /** The decision of a pick the caller canceled before it found a pool. */
 function canceledDecision(runtime: BullswarmRuntime, task: RouteTask): RouteDecision {
@@ -162,11 +139,36 @@ function fallbackPrefix(label: string, attempt: AttemptResult): string {
   }
 }
 
-/** A wait: `5 min` for whole minutes, else seconds (`20s`, `0.2s` for the short test clocks). */
-function formatWait(ms: number): string {
-  const seconds = ms / 1000;
-  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
-  return Number.isInteger(seconds) ? `${seconds}s` : `${formatCompact(seconds)}s`;
+/**
+ * Why `poolId` is no longer free for a throttle back-off (spent, or nearly spent), or undefined
+ * when it is. Only its own snapshot is built: no other pool's meter is read for this.
+ */
+async function notFreeForBackoff(
+  runtime: BullswarmRuntime,
+  task: RouteTask,
+  poolId: string,
+): Promise<{ readonly reason: string; readonly backAt: number | undefined } | undefined> {
+  const check = (
+    await routeTask(
+      runtime,
+      { ...task, pin: { poolId, source: '--worker-pool' }, excludedPools: [] },
+      { poolIds: [poolId] },
+    )
+  ).decision;
+  if (check.poolId === null) {
+    return {
+      reason: check.rejected.find((r) => r.poolId === poolId)?.reason ?? check.reason,
+      backAt: check.backAt,
+    };
+  }
+  const row = check.candidates[0];
+  if (!row?.draining) return undefined;
+  return {
+    reason: `nearly spent (forecast ${formatCompact(row.forecastPacingPct ?? 0)}%)${
+      row.pacingResetsAt === null ? '' : ` until ${formatTime(row.pacingResetsAt)}`
+    }`,
+    backAt: row.pacingResetsAt ?? undefined,
+  };
 }
 
 /**
@@ -393,7 +395,7 @@ export async function dispatchTask(
           // A pinned pool has no other pool to go to: the task comes back at once with the reason
           // (routing a pin again would pick the same pool and read the same failed probe).
           if (baseTask.pin !== undefined) {
-            return { decision: pinnedExcludedDecision(runtime, baseTask, snapshots, probeReason) };
+            return { decision: pinnedUnusable(runtime, snapshots, baseTask, probeReason) };
           }
           exclude({ poolId, reason: probeReason });
           continue;
@@ -598,8 +600,24 @@ export async function dispatchTask(
         ...(attempt.kind === 'ok' ? {} : { failureKind: attempt.kind }),
       });
 
-      // ---- the consequences -----------------------------------------------------------------------
-      if (attempt.kind === 'ok') {
+      // ---- the consequences (decideFailure; this loop only carries them out) -------------------
+      const meterRequest = poolMeterRequest(runtime, detail, true);
+      const meterFull = needsMeterRead(attempt.kind)
+        ? spentWindow(await meters.readPoolMeter(meterRequest), clock())
+        : undefined;
+      const decision = decideFailure(attempt, {
+        label,
+        now: clock(),
+        policy,
+        pinned: pinnedPoolId !== undefined,
+        retriesLeft,
+        throttleBackoffs,
+        throttleWaitsMs: watchdog.throttleWaitsMs,
+        throttleMaxNamedWaitMs: watchdog.throttleMaxNamedWaitMs,
+        credentialGroup: snapshot.credentialGroup,
+        ...(meterFull === undefined ? {} : { meterFull }),
+      });
+      if (decision.action === 'succeed') {
         finish(attempt, { willRetry: false });
         return result({
           kind: 'ok',
@@ -610,13 +628,16 @@ export async function dispatchTask(
           decision: chosen.decision,
         });
       }
-      if (attempt.kind === 'canceled' || attempt.kind === 'timeout') {
-        finish(attempt, { willRetry: false });
-        return ended(attempt.kind, attempt.why);
+      if (decision.action === 'end') {
+        finish(attempt, {
+          willRetry: false,
+          why: decision.why,
+          ...(decision.backAt === undefined ? {} : { resetsAt: decision.backAt }),
+          ...(decision.waitMs === undefined ? {} : { waitMs: decision.waitMs }),
+        });
+        return ended(decision.kind, decision.why, decision.backAt);
       }
-
-      const meterRequest = poolMeterRequest(runtime, detail, true);
-      if (attempt.kind === 'quota') {
+      if (decision.action === 'usage-limit') {
         const mark = meters.markUsageLimit(poolId, {
           ...(attempt.resetsAt === undefined ? {} : { resetsAt: attempt.resetsAt }),
         });
@@ -625,72 +646,8 @@ export async function dispatchTask(
         finish(attempt, { willRetry: false, ...(backAt === undefined ? {} : { resetsAt: backAt }) });
         return ended('quota', attempt.why, backAt);
       }
-
-      // Any other failure: the pool's meter read now; a window it shows full is a usage limit.
-      const meter = await meters.readPoolMeter(meterRequest);
-      const full = spentWindow(meter, clock());
-      if (full !== undefined) {
-        const why =
-          `usage limit: ${label} meter shows its ${windowLabel(full.kind)} window at ${formatCompact(full.usedPct)}%` +
-          `${full.resetsAt === undefined ? '' : ` until ${formatTime(full.resetsAt)}`} (the attempt ended: ${attempt.why})`;
-        finish(attempt, {
-          willRetry: false,
-          why,
-          ...(full.resetsAt === undefined ? {} : { resetsAt: full.resetsAt }),
-        });
-        return ended('quota', why, full.resetsAt);
-      }
-
-      if (attempt.kind === 'throttle') {
-        const waitMs = attempt.waitMs;
-        if (policy === 'record') {
-          const backAt = waitMs === undefined ? undefined : clock() + waitMs;
-          const why = `${attempt.why} · recorded; a single run does not retry a throttle`;
-          finish(attempt, {
-            willRetry: false,
-            why,
-            ...(waitMs === undefined ? {} : { waitMs }),
-            ...(backAt === undefined ? {} : { resetsAt: backAt }),
-          });
-          return ended('throttle', why, backAt);
-        }
-        if (waitMs !== undefined && waitMs > watchdog.throttleMaxNamedWaitMs) {
-          const backAt = clock() + waitMs;
-          const why =
-            `${attempt.why} · the provider named a wait of ${formatWait(waitMs)} ` +
-            `(over ${formatWait(watchdog.throttleMaxNamedWaitMs)}): back at ${formatTime(backAt)}`;
-          finish(attempt, { willRetry: false, why, waitMs, resetsAt: backAt });
-          return ended('throttle', why, backAt);
-        }
-        if (throttleBackoffs >= watchdog.throttleWaitsMs.length) {
-          const why = `${attempt.why} · came back after ${throttleBackoffs} back-off${throttleBackoffs === 1 ? '' : 's'} on ${label}`;
-          finish(attempt, { willRetry: false, why, ...(waitMs === undefined ? {} : { waitMs }) });
-          return ended('throttle', why);
-        }
-        // Is the pool still free for a back-off? (not spent, not nearly spent) Only its own
-        // snapshot is built: no other pool's meter is read for this.
-        const check = (
-          await routeTask(
-            runtime,
-            { ...baseTask, pin: { poolId, source: '--worker-pool' }, excludedPools: [] },
-            { poolIds: [poolId] },
-          )
-        ).decision;
-        const row = check.candidates[0];
-        const notFree =
-          check.poolId === null
-            ? {
-                reason: check.rejected.find((r) => r.poolId === poolId)?.reason ?? check.reason,
-                backAt: check.backAt,
-              }
-            : row?.draining
-              ? {
-                  reason: `nearly spent (forecast ${formatCompact(row.forecastPacingPct ?? 0)}%)${
-                    row.pacingResetsAt === null ? '' : ` until ${formatTime(row.pacingResetsAt)}`
-                  }`,
-                  backAt: row.pacingResetsAt ?? undefined,
-                }
-              : undefined;
+      if (decision.action === 'back-off') {
+        const notFree = await notFreeForBackoff(runtime, baseTask, poolId);
         if (notFree !== undefined) {
           const why = `${attempt.why} · ${label} is no longer free for a back-off: ${notFree.reason}`;
           finish(attempt, {
@@ -700,7 +657,7 @@ export async function dispatchTask(
           });
           return ended('throttle', why, notFree.backAt);
         }
-        const wait = waitMs ?? watchdog.throttleWaitsMs[throttleBackoffs]!;
+        const wait = decision.waitMs;
         throttleBackoffs += 1;
         finish(attempt, { willRetry: true, waitMs: wait });
         emit({
@@ -718,28 +675,14 @@ export async function dispatchTask(
         continue;
       }
 
-      // auth, process, empty, stalled: the one automatic retry.
-      const retryable =
-        attempt.kind === 'auth' ||
-        attempt.kind === 'process' ||
-        attempt.kind === 'empty' ||
-        attempt.kind === 'stalled';
-      if (!retryable || retriesLeft <= 0) {
-        finish(attempt, { willRetry: false });
-        return ended(attempt.kind, attempt.why);
-      }
+      // retry-elsewhere: the one automatic retry.
       retriesLeft -= 1;
       let next: PoolPick;
-      if (attempt.kind === 'auth') {
+      if (decision.avoid === 'credential-group') {
         const group = snapshot.credentialGroup;
         const groupReason = `sign-in failed in credential group ${group}`;
         for (const pool of chosen.pools) {
           if (pool.credentialGroup === group) exclude({ poolId: pool.id, reason: groupReason });
-        }
-        if (pinnedPoolId !== undefined) {
-          const why = `${attempt.why} · no retry: ${label} ${groupReason}`;
-          finish(attempt, { willRetry: false, why });
-          return ended('auth', why);
         }
         next = await pick();
       } else {

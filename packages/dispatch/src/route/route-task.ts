@@ -1,5 +1,6 @@
 import {
   chooseRoute,
+  formatPinSource,
   type PoolRejection,
   type RouteDecision,
   type RouteSettings,
@@ -91,15 +92,18 @@ export function routeOverSnapshots(
   return { decision, snapshots, callers };
 }
 
-/** The no-pool decision of a pin whose pool cannot run anything (`problem`, e.g. its connector is missing). */
-function pinnedUnusable(
+/**
+ * The one no-pool decision of a pinned task whose pool cannot take it (`problem`: its connector is
+ * missing, its free-model probe failed): the pinned pool is named with the problem, every other
+ * pool as not the pinned pool.
+ */
+export function pinnedUnusable(
   runtime: BullswarmRuntime,
   snapshots: PoolSnapshots,
   task: RouteTask,
   problem: string,
 ): RouteDecision {
   const pin = task.pin!;
-  const source = pin.source === 'gate retry' ? 'the same pool (gate retry)' : pin.source;
   const rejected: PoolRejection[] = snapshots.pools
     .map(
       (pool): PoolRejection =>
@@ -111,7 +115,7 @@ function pinnedUnusable(
   return {
     poolId: null,
     model: null,
-    reason: `pinned to ${runtime.label(pin.poolId)} (${source}): ${problem}`,
+    reason: `pinned to ${runtime.label(pin.poolId)} (${formatPinSource(pin.source)}): ${problem}`,
     candidates: [],
     rejected,
     noPoolKind: 'unavailable',
