@@ -6,8 +6,10 @@
  *
  * @packageDocumentation
  */
+export * from './route/decision-json';
 export * from './route/no-pool-kind';
 export * from './route/route-task';
 export * from './runtime/open-runtime';
 export * from './snapshots/build-pool-snapshots';
 export * from './snapshots/detect-caller';
+export * from './snapshots/pool-view';

@@ -18,7 +18,6 @@ import {
 } from '../cli/command-context';
 import { parseKeyValue } from '../parse/parse-options';
 import { formatMeterErrorDetail, formatPoolLines } from '../pools/format-pool-line';
-import { buildPoolViews } from '../pools/pool-view';
 
 /**
  * `bullswarm pools [--json]`: one line per pool (routing.md, "How the decision shows its work").
@@ -27,7 +26,7 @@ import { buildPoolViews } from '../pools/pool-view';
  * keeps the short status. `--json` carries it as `meterErrorDetail` in every case.
  */
 export async function poolsListCommand(context: CommandContext, options: { json?: boolean }): Promise<void> {
-  const { buildPoolSnapshots } = await import('@bullswarm/dispatch/routing');
+  const { buildPoolSnapshots, buildPoolViews } = await import('@bullswarm/dispatch/routing');
   await withRuntime(context, {}, async (runtime) => {
     const snapshots = await buildPoolSnapshots(runtime);
     const views = buildPoolViews(snapshots, { inflightPenaltyPct: runtime.state.config.inflightPenaltyPct });

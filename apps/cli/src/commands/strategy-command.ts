@@ -1,5 +1,5 @@
 import type { ConnectorV1 } from '@bullswarm/connectors';
-import { BUILTIN_TIERS, type BullswarmRuntime } from '@bullswarm/dispatch/routing';
+import { BUILTIN_TIERS, type BullswarmRuntime, orderedTiers } from '@bullswarm/dispatch/routing';
 import {
   estimateDuration,
   formatCompact,
@@ -14,7 +14,6 @@ import { type CommandContext, printJson, withRuntime } from '../cli/command-cont
 import { alignColumns } from '../output/align-columns';
 import { formatSeconds } from '../output/format-seconds';
 import { parseInstant, windowFlagName } from '../parse/parse-options';
-import { orderedTiers } from '../pools/pool-view';
 import { checkAllowedModel } from './pools-command';
 
 /** One (pool, tier) row of `bullswarm strategy`. */

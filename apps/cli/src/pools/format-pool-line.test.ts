@@ -1,3 +1,4 @@
+import type { PoolView } from '@bullswarm/dispatch/routing';
 import { describe, expect, it } from 'vitest';
 import { createColors } from '../output/color';
 import {
@@ -7,7 +8,6 @@ import {
   formatMeterErrorDetail,
   formatStateColumn,
 } from './format-pool-line';
-import type { PoolView } from './pool-view';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 

@@ -1,7 +1,7 @@
+import { orderedTiers, type PoolView } from '@bullswarm/dispatch/routing';
 import { formatCompact, formatDuration, formatPct, formatSurplus, windowLabel } from '@bullswarm/pacing';
 import { type Colors, createColors } from '../output/color';
 import { formatShortDuration } from '../output/format-seconds';
-import { orderedTiers, type PoolView } from './pool-view';
 
 /**
  * The `free=` column of a pool, or null when no tier it serves has a free model.

@@ -1,4 +1,3 @@
-import type { PoolDetail, PoolSnapshots } from '@bullswarm/dispatch/routing';
 import {
   buildCandidateRow,
   checkSpent,
@@ -13,6 +12,7 @@ import {
   type SpendRates,
   type WindowKind,
 } from '@bullswarm/pacing';
+import type { PoolDetail, PoolSnapshots } from './build-pool-snapshots';
 
 /** The built-in effort tiers, in display order; other tiers follow sorted by name. */
 const TIER_ORDER = ['low', 'medium', 'high'];
