@@ -155,28 +155,6 @@ export function newRunId(now: number): string {
   return `run-${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-/** A candidate row as `run --json` prints it (times as ISO-8601). */
-function candidateJson(row: CandidateRow) {
-  return { ...row, pacingResetsAt: row.pacingResetsAt === null ? null : formatTime(row.pacingResetsAt) };
-}
-
-function rejectionJson(rejection: PoolRejection, runtime: BullswarmRuntime) {
-  return {
-    ...rejection,
-    poolLabel: runtime.label(rejection.poolId),
-    ...(rejection.backAt === undefined ? {} : { backAt: formatTime(rejection.backAt) }),
-  };
-}
-
-function attemptJson(attempt: AttemptReport) {
-  return {
-    ...attempt,
-    startedAt: formatTime(attempt.startedAt),
-    endedAt: formatTime(attempt.endedAt),
-    ...(attempt.resetsAt === undefined ? {} : { resetsAt: formatTime(attempt.resetsAt) }),
-  };
-}
-
 /**
  * `bullswarm run --lane <lane> … <prompt>`: one routed run (a one-step workflow, `single-run`).
  *
@@ -219,30 +197,12 @@ async function dryRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const { noPoolKind, routeTask } = await import('@bullswarm/dispatch/routing');
+  const { dryRunJson, routeTask } = await import('@bullswarm/dispatch/routing');
   const task: RouteTask = { lane: plan.lane, tier: plan.tier, kind: 'single-run', ...(pin ? { pin } : {}) };
   const { decision } = await routeTask(runtime, task);
   const ok = decision.poolId !== null;
   if (options.json) {
-    printJson(context, {
-      ok,
-      dryRun: true,
-      // The kind a real run of this pick would end with (quota, unavailable, no-eligible-pool).
-      kind: ok ? 'ok' : noPoolKind(decision),
-      poolId: decision.poolId,
-      poolLabel: decision.poolId === null ? null : runtime.label(decision.poolId),
-      model: decision.model,
-      tier: plan.tier,
-      reason: decision.reason,
-      why: ok ? null : decision.reason,
-      backAt: decision.backAt === undefined ? null : formatTime(decision.backAt),
-      answer: null,
-      attempts: [],
-      runDir: null,
-      forecast: decision.forecastLine ?? null,
-      candidates: decision.candidates.map(candidateJson),
-      rejected: decision.rejected.map((r) => rejectionJson(r, runtime)),
-    });
+    printJson(context, dryRunJson(decision, runtime, plan.tier));
   } else if (ok) {
     context.io.out(`OK [${runtime.label(decision.poolId!)}] ${decision.reason}\n`);
     if (decision.forecastLine) context.io.out(`${decision.forecastLine}\n`);
@@ -264,7 +224,7 @@ async function realRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const { dispatchTask } = await import('@bullswarm/dispatch');
+  const { attemptJson, candidateJson, dispatchTask, rejectionJson } = await import('@bullswarm/dispatch');
   const runId = newRunId(runtime.clock());
   const runDir = join(runtime.home.home, 'runs', runId);
   const quiet = options.json === true;
