@@ -9,6 +9,7 @@
 export * from './route/decision-json';
 export * from './route/no-pool-kind';
 export * from './route/route-task';
+export * from './runs/run-record';
 export * from './runtime/open-runtime';
 export * from './snapshots/build-pool-snapshots';
 export * from './snapshots/detect-caller';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AttemptReport, DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
-import { BUILTIN_TIERS, type BullswarmRuntime } from '@bullswarm/dispatch/routing';
+import { BUILTIN_TIERS, type BullswarmRuntime, type RunRecordFile } from '@bullswarm/dispatch/routing';
 import {
   type CandidateRow,
   DEFAULT_LANE_TIER,
@@ -224,14 +224,64 @@ async function realRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const { attemptJson, candidateJson, dispatchTask, rejectionJson } = await import('@bullswarm/dispatch');
-  const runId = newRunId(runtime.clock());
+  const { attemptJson, candidateJson, dispatchTask, rejectionJson, writeRunRecord } = await import(
+    '@bullswarm/dispatch'
+  );
+  const startedAt = runtime.clock();
+  const runId = newRunId(startedAt);
   const runDir = join(runtime.home.home, 'runs', runId);
   const quiet = options.json === true;
   const progress = !quiet && context.io.stderrIsTTY;
   const colors = context.errColors;
 
+  // runs/<runId>/run.json: what the dashboard's Runs page reads, kept up to date as the run goes.
+  let record: RunRecordFile = {
+    runId,
+    status: 'running',
+    lane: plan.lane,
+    tier: plan.tier,
+    startedAt: formatTime(startedAt),
+    endedAt: null,
+    ok: null,
+    kind: null,
+    poolId: null,
+    poolLabel: null,
+    model: null,
+    reason: null,
+    why: null,
+    backAt: null,
+    attempts: [],
+    runDir,
+    candidates: [],
+    rejected: [],
+  };
+  let recordWarned = false;
+  const saveRecord = (next: RunRecordFile): void => {
+    record = next;
+    try {
+      writeRunRecord(record);
+    } catch (error) {
+      // The record is for viewing; a run never fails for it.
+      if (!quiet && !recordWarned) {
+        context.io.err(
+          `${colors.yellow('warning')}: cannot write ${join(runDir, 'run.json')}: ${(error as Error).message}\n`,
+        );
+      }
+      recordWarned = true;
+    }
+  };
+  saveRecord(record);
+
   const onEvent = (event: DispatchEvent): void => {
+    if (event.type === 'attempt.started') {
+      saveRecord({
+        ...record,
+        poolId: event.poolId,
+        poolLabel: event.poolLabel,
+        model: event.model,
+        reason: event.reason,
+      });
+    }
     if (quiet) return;
     if (event.type === 'attempt.started') {
       context.io.err(`${colors.cyan('→')} [${event.poolLabel}] ${event.reason}\n`);
@@ -284,6 +334,22 @@ async function realRun(
 
   const poolLabel = result.poolId === null ? null : runtime.label(result.poolId);
   const hasAttempts = result.attempts.length > 0;
+  saveRecord({
+    ...record,
+    status: 'finished',
+    endedAt: formatTime(runtime.clock()),
+    ok: result.ok,
+    kind: result.kind,
+    poolId: result.poolId,
+    poolLabel,
+    model: result.model,
+    reason: result.reason,
+    why: result.why ?? null,
+    backAt: result.backAt === undefined ? null : formatTime(result.backAt),
+    attempts: result.attempts.map(attemptJson),
+    candidates: result.decision.candidates.map(candidateJson),
+    rejected: result.decision.rejected.map((r) => rejectionJson(r, runtime)),
+  });
   if (options.json) {
     printJson(context, {
       ok: result.ok,
