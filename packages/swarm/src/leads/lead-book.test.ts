@@ -48,6 +48,17 @@ describe('lead claim, show, resolve', () => {
     expect(swarm.leads.get(plan)?.lead).toBe('boss');
   });
 
+  it("lists every plan's record, the most recently changed first", () => {
+    const { swarm, plan } = setup();
+    expect(swarm.leads.list()).toEqual([]);
+    swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'] });
+    expect(swarm.leads.list().map((record) => [record.lead, record.epoch])).toEqual([['boss', 1]]);
+    swarm.leads.handover(plan, { from: 'boss', to: 'deputy' });
+    expect(swarm.leads.list().map((record) => [record.label, record.lead, record.epoch])).toEqual([
+      [swarm.leads.get(plan)!.label, 'deputy', 2],
+    ]);
+  });
+
   it('refuses the lead in its own succession list and reserved or malformed addresses', () => {
     const { swarm, plan } = setup();
     expect(() => swarm.leads.claim(plan, { address: 'boss', succession: ['boss'] })).toThrow(/--succession/);

@@ -163,6 +163,8 @@ export interface LeadBook {
   history(plan: PlanRef): LeadEvent[];
   /** The repositories whose lead records name a plan with this id. */
   knownRepos(id: string): string[];
+  /** Every plan's lead record (released ones too), most recently changed first. */
+  list(): LeadRecord[];
 }
 
 interface LeadRow {
@@ -803,6 +805,13 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           plan_repo: string;
         }[]
       ).map((r) => r.plan_repo);
+    },
+    list() {
+      return (
+        db
+          .prepare('SELECT * FROM swarm_leads ORDER BY updated_at DESC, plan_repo, plan_id')
+          .all() as LeadRow[]
+      ).map(toRecord);
     },
   };
   return book;
