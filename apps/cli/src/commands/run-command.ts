@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AttemptReport, DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
+import type { DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
 import { BUILTIN_TIERS, type BullswarmRuntime, type RunRecordFile } from '@bullswarm/dispatch/routing';
 import {
-  type CandidateRow,
   DEFAULT_LANE_TIER,
   formatDurationMs,
   formatTime,
   type Lane,
-  type PoolRejection,
   type RouteDecision,
   type RouteTask,
 } from '@bullswarm/pacing';
