@@ -1,0 +1,116 @@
+import { statSync } from 'node:fs';
+import { type BullswarmRuntime, type OpenRuntimeOptions, openRuntime } from '@bullswarm/dispatch/routing';
+import { homePaths, resolveHome } from '@bullswarm/store';
+import { redactSecrets } from '@bullswarm/swarm';
+
+/** Where the dashboard reads from: a home, its environment and clock. */
+export interface DashboardSourceOptions {
+  /** The state home (default `$BULLSWARM_HOME`, else `~/.bullswarm`). */
+  readonly home?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly clock?: () => number;
+  readonly userHome?: string;
+  readonly projectDir?: string;
+  readonly builtinProvidersDirectory?: string;
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * The home as the dashboard sees it: one runtime (config files, connectors, store, meters), opened
+ * on first use and opened again when state.json or pool-labels.json changes or the store appears,
+ * so pools added while the dashboard runs show without a restart.
+ */
+export class DashboardSource {
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  private readonly options: DashboardSourceOptions;
+  private runtime: BullswarmRuntime | undefined;
+  private runtimeKey = '';
+  private opening: Promise<BullswarmRuntime> | undefined;
+
+  constructor(options: DashboardSourceOptions = {}) {
+    this.options = options;
+    this.env = options.env ?? process.env;
+    this.home = options.home ?? resolveHome(this.env);
+  }
+
+  get paths() {
+    return homePaths(this.home);
+  }
+
+  /** The options a new runtime of this home opens with (`createStore` for work that records). */
+  runtimeOptions(createStore = false): OpenRuntimeOptions {
+    const o = this.options;
+    return {
+      home: this.home,
+      env: this.env,
+      ...(o.clock === undefined ? {} : { clock: o.clock }),
+      ...(o.userHome === undefined ? {} : { userHome: o.userHome }),
+      ...(o.projectDir === undefined ? {} : { projectDir: o.projectDir }),
+      ...(o.builtinProvidersDirectory === undefined
+        ? {}
+        : { builtinProvidersDirectory: o.builtinProvidersDirectory }),
+      ...(createStore ? { createStore: true } : {}),
+    };
+  }
+
+  private key(): string {
+    const paths = this.paths;
+    return [mtimeOf(paths.statePath), mtimeOf(paths.labelsPath), mtimeOf(paths.dbPath) >= 0].join('|');
+  }
+
+  /** The current runtime (reopened when the config files changed). */
+  async current(): Promise<BullswarmRuntime> {
+    const key = this.key();
+    if (this.runtime !== undefined && key === this.runtimeKey) return this.runtime;
+    if (this.opening !== undefined) return this.opening;
+    this.opening = (async () => {
+      try {
+        const next = await openRuntime(this.runtimeOptions());
+        this.runtime?.close();
+        this.runtime = next;
+        this.runtimeKey = key;
+        return next;
+      } finally {
+        this.opening = undefined;
+      }
+    })();
+    return this.opening;
+  }
+
+  /** The clock of the home (honours `BULLSWARM_NOW`). */
+  now(): number {
+    return this.runtime?.clock() ?? this.options.clock?.() ?? Date.now();
+  }
+
+  /**
+   * A JSON value with every secret in its strings redacted (token shapes, credential variables of
+   * the environment). The one place every dashboard response goes through.
+   */
+  redact<T>(value: T): T {
+    const env = this.env;
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return redactSecrets(v, env);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v !== null && typeof v === 'object') {
+        const out: Record<string, unknown> = {};
+        for (const [k, inner] of Object.entries(v)) out[k] = walk(inner);
+        return out;
+      }
+      return v;
+    };
+    return walk(value) as T;
+  }
+
+  close(): void {
+    this.runtime?.close();
+    this.runtime = undefined;
+  }
+}
