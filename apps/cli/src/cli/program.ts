@@ -19,6 +19,7 @@ export const OWN_COMMANDS: ReadonlySet<string> = new Set([
   'meters',
   'demo',
   'connectors',
+  'dashboard',
 ]);
 
 /** Options of {@link buildProgram}. */
@@ -437,6 +438,32 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .action(async (_options, command: Command) => {
       const { demoCommand } = await import('../commands/demo-command');
       await demoCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  // ---- dashboard -----------------------------------------------------------------------------
+  program
+    .command('dashboard')
+    .description(
+      'web pages for pools, runs, workflows and the swarm, live, on 127.0.0.1 with an access token',
+    )
+    .option('--port <n>', 'the port to listen on, 0 for any free one (default 7878)')
+    .option(
+      '--host <address>',
+      'the address to listen on (default 127.0.0.1; anything else is reachable from the network)',
+    )
+    .option('--open', 'open the address in the desktop browser')
+    .addHelpText(
+      'after',
+      '\nEvery request needs the token in the printed address (the page keeps it in a cookie); Ctrl-C stops it.\n' +
+        examples(
+          'bullswarm dashboard',
+          'bullswarm dashboard --port 0 --open',
+          'bullswarm --home /tmp/bs-demo dashboard',
+        ),
+    )
+    .action(async (_options, command: Command) => {
+      const { dashboardCommand } = await import('../commands/dashboard-command');
+      await dashboardCommand(contextOf(command), command.optsWithGlobals());
     });
 
   // A command line naming one of the commands above needs none of those below (see commandWord).

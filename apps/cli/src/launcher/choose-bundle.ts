@@ -5,7 +5,7 @@
  *   `strategy`, `meters`, `connectors`, help and `--version`). It holds no code that spawns an agent: no
  *   workflow or swarm package, no `dispatchTask`, attempt runner or execa. Their command modules
  *   are replaced in it by a module that throws, so reaching one is a loud internal error.
- * - `bullswarm-full.cjs`: everything (run, demo, setup, workflow and swarm commands).
+ * - `bullswarm-full.cjs`: everything (run, demo, setup, dashboard, workflow and swarm commands).
  *
  * `pools --json` runs in statuslines and scripts, and a start is mostly loading and initialising
  * JavaScript, so the bin picks the bundle from the command word before loading either.
