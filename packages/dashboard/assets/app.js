@@ -23,8 +23,14 @@
     return el;
   }
 
+  // The server's clock minus this browser's (the home may run on BULLSWARM_NOW, or another clock).
+  let clockOffset = 0;
+  const serverNow = () => Date.now() + clockOffset;
+
   async function api(path, init) {
     const response = await fetch(path, { credentials: 'same-origin', ...init });
+    const now = Number(response.headers.get('X-Bullswarm-Now'));
+    if (Number.isFinite(now) && now > 0) clockOffset = now - Date.now();
     const body = await response.json().catch(() => ({}));
     if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
     return body;
@@ -61,7 +67,7 @@
   }
   function countdownText(iso) {
     if (!iso) return 'reset unknown';
-    const left = new Date(iso).getTime() - Date.now();
+    const left = new Date(iso).getTime() - serverNow();
     return left <= 0 ? 'resetting now' : `resets in ${fmtDuration(left)}`;
   }
   setInterval(() => {
@@ -147,8 +153,15 @@
       content.push(grid);
       return {
         content,
+        // Charts are drawn a few per frame after the cards show: the numbers are usable at once.
         after: () => {
-          for (const draw of pending) draw();
+          const ticket = rendering;
+          const next = () => {
+            if (ticket !== rendering) return;
+            for (const draw of pending.splice(0, 6)) draw();
+            if (pending.length > 0) requestAnimationFrame(next);
+          };
+          requestAnimationFrame(next);
         },
       };
     },
@@ -213,7 +226,7 @@
                 title: 'Duration',
                 num: true,
                 cell: (r) =>
-                  fmtDuration((r.endedAt ? new Date(r.endedAt) : Date.now()) - new Date(r.startedAt)),
+                  fmtDuration((r.endedAt ? new Date(r.endedAt) : serverNow()) - new Date(r.startedAt)),
               },
               {
                 title: 'Reason',
@@ -651,7 +664,6 @@
   function drawChart(target, history) {
     const start = history.windowStart / 1000;
     const end = history.resetsAt / 1000;
-    const now = Date.now() / 1000;
     const points = new Map();
     const put = (x, key, value) => {
       if (!points.has(x)) points.set(x, { used: null, forecast: null });
@@ -673,7 +685,10 @@
       {
         width,
         height: 170,
-        scales: { x: { time: true, range: [start, end] }, y: { range: [0, 100] } },
+        scales: {
+          x: { time: true, range: [start, end] },
+          y: { range: [0, Math.max(100, Math.ceil((history.forecastPct || 0) / 10) * 10)] },
+        },
         axes: [{}, { values: (_u, ticks) => ticks.map((t) => `${t}%`) }],
         series: [
           { label: 'time', value: (_u, v) => (v === null ? '-' : fmtTime(v * 1000)) },
@@ -692,7 +707,6 @@
       data,
       target,
     );
-    if (now > start && now < end) chart.setCursor({ left: -10, top: -10 });
     charts.push(chart);
   }
 
@@ -760,7 +774,7 @@
       },
       `Restart ${step.id}`,
     );
-    const took = times?.startedAt ? fmtDuration((times.endedAt || Date.now()) - times.startedAt) : '-';
+    const took = times?.startedAt ? fmtDuration((times.endedAt || serverNow()) - times.startedAt) : '-';
     return h(
       'div',
       { class: `step ${step.status}`, 'data-step': step.id, 'aria-label': `step ${step.id}: ${step.status}` },
@@ -772,7 +786,7 @@
             { 'aria-label': `items of ${step.id}` },
             step.items.map((item) => {
               const t = times?.items[String(item.slot)];
-              const itemTook = t?.startedAt ? fmtDuration((t.endedAt || Date.now()) - t.startedAt) : null;
+              const itemTook = t?.startedAt ? fmtDuration((t.endedAt || serverNow()) - t.startedAt) : null;
               return h(
                 'li',
                 { 'data-item': item.label, 'data-status': item.status },
@@ -835,12 +849,23 @@
     workflow: ['workflows'],
     swarm: ['swarm', 'pools'],
   };
+  // The first page is drawn once the event stream is ready (the server has taken the versions it
+  // compares with), so no change falls between the first fetch and the first check; a reconnect
+  // draws the page again. Without a stream within 2 s the page is drawn anyway.
+  let drawn = false;
+  const firstDraw = () => {
+    if (drawn) return false;
+    drawn = true;
+    render(false);
+    return true;
+  };
+  setTimeout(firstDraw, 2000);
   function connect() {
     const events = new EventSource('/api/events');
     events.addEventListener('ready', () => {
       liveBadge.textContent = 'live';
       liveBadge.className = 'live on';
-      render(true);
+      if (!firstDraw()) render(true);
     });
     events.addEventListener('change', (event) => {
       const { topics } = JSON.parse(event.data);
@@ -854,6 +879,5 @@
   }
 
   window.addEventListener('hashchange', () => render(false));
-  render(false);
   connect();
 })();

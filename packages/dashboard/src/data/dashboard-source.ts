@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { type BullswarmRuntime, type OpenRuntimeOptions, openRuntime } from '@bullswarm/dispatch/routing';
 import { homePaths, resolveHome } from '@bullswarm/store';
-import { redactSecrets } from '@bullswarm/swarm';
+import { MIN_CREDENTIAL_VALUE_LENGTH, redactSecrets } from '@bullswarm/swarm';
 
 /** Where the dashboard reads from: a home, its environment and clock. */
 export interface DashboardSourceOptions {
@@ -96,8 +96,25 @@ export class DashboardSource {
    */
   redact<T>(value: T): T {
     const env = this.env;
+    // No secret is shorter than a credential value may be (MIN_CREDENTIAL_VALUE_LENGTH).
+    const candidates: string[] = [];
+    const collect = (v: unknown): void => {
+      if (typeof v === 'string') {
+        if (v.length >= MIN_CREDENTIAL_VALUE_LENGTH) candidates.push(v);
+      } else if (Array.isArray(v)) {
+        for (const inner of v) collect(inner);
+      } else if (v !== null && typeof v === 'object') {
+        for (const inner of Object.values(v)) collect(inner);
+      }
+    };
+    collect(value);
+    // One pass over every string at once (NUL never occurs in a secret, an environment value or a
+    // token pattern, so no match spans two strings): the common case, nothing to redact, costs one
+    // call instead of one per string.
+    const joined = candidates.join('\u0000');
+    if (redactSecrets(joined, env) === joined) return value;
     const walk = (v: unknown): unknown => {
-      if (typeof v === 'string') return redactSecrets(v, env);
+      if (typeof v === 'string') return v.length < MIN_CREDENTIAL_VALUE_LENGTH ? v : redactSecrets(v, env);
       if (Array.isArray(v)) return v.map(walk);
       if (v !== null && typeof v === 'object') {
         const out: Record<string, unknown> = {};

@@ -25,6 +25,9 @@ export interface DashboardAppOptions {
   readonly keepAliveMs?: number;
 }
 
+/** The response header with the home's clock (epoch ms), which the page's countdowns count from. */
+export const NOW_HEADER = 'X-Bullswarm-Now';
+
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -85,6 +88,8 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
     }
     await next();
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+    // The home's clock (BULLSWARM_NOW when set): countdowns on the page count from it.
+    c.res.headers.set(NOW_HEADER, String(source.now()));
   });
 
   app.onError((error, c) => {

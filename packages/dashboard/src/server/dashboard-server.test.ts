@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +6,11 @@ import { buildPoolSnapshots, buildPoolViews, openRuntime } from '@bullswarm/disp
 import { openStore } from '@bullswarm/store';
 import { writeTestHome } from '@bullswarm/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_LIVE_CLIENTS } from './live-changes';
 import { type RunningDashboard, startDashboard } from './start-dashboard';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
-const env = { BULLSWARM_NOW: new Date(NOW).toISOString() };
+const env = { BULLSWARM_NOW: new Date(NOW).toISOString(), SIM_API_TOKEN: 'hunter2-credential-value' };
 
 let home: string;
 let dashboard: RunningDashboard;
@@ -188,5 +189,71 @@ describe('the dashboard server', () => {
     await received;
     const change = events.join('').split('event: change')[1]!;
     expect(change).toMatch(/"runs"/);
+  });
+
+  it('redacts secrets in a run record and its transcript (token shapes and credential variables)', async () => {
+    const runId = 'run-20261128-120000-a1b2c3';
+    const runDir = join(home, 'runs', runId);
+    mkdirSync(runDir, { recursive: true });
+    const key = `sk-ant-${'a1B2c3D4e5'.repeat(3)}`;
+    writeFileSync(join(runDir, 'out-run-attempt-1'), `the key is ${key} and hunter2-credential-value\n`);
+    writeFileSync(
+      join(runDir, 'run.json'),
+      JSON.stringify({
+        runId,
+        status: 'finished',
+        lane: 'analyze',
+        tier: 'low',
+        startedAt: '2026-11-28T12:00:00Z',
+        endedAt: '2026-11-28T12:01:00Z',
+        ok: false,
+        kind: 'process',
+        poolId: 'sim:a',
+        poolLabel: 'alpha',
+        model: null,
+        reason: 'surplus: alpha',
+        why: `exit code 1: ${key}`,
+        backAt: null,
+        attempts: [{ attempt: 1, outputFile: join(runDir, 'out-run-attempt-1') }],
+        runDir,
+        candidates: [],
+        rejected: [],
+      }),
+    );
+    const list = await get('/api/runs', auth());
+    expect(list.body).not.toContain(key);
+    expect(JSON.parse(list.body).runs[0].why).toBe('exit code 1: [redacted anthropic-key]');
+    const detail = await get(`/api/runs/${runId}`, auth());
+    expect(detail.body).not.toContain(key);
+    expect(detail.body).not.toContain('hunter2-credential-value');
+    expect(JSON.parse(detail.body).transcripts[0].stdout).toBe(
+      'the key is [redacted anthropic-key] and [redacted env:SIM_API_TOKEN]\n',
+    );
+    expect((await get('/api/runs/run-20261128-120000-ffffff', auth())).status).toBe(404);
+    expect((await get('/api/runs/..%2F..%2Fetc', auth())).status).toBe(404);
+  });
+
+  it(`refuses event stream ${MAX_LIVE_CLIENTS + 1} while ${MAX_LIVE_CLIENTS} pages listen`, async () => {
+    const open: ReturnType<typeof request>[] = [];
+    try {
+      for (let i = 0; i < MAX_LIVE_CLIENTS; i += 1) {
+        await new Promise<void>((resolve, reject) => {
+          const req = request(
+            { host: '127.0.0.1', port: dashboard.port, path: '/api/events', headers: auth() },
+            (res) => {
+              res.once('data', () => resolve());
+            },
+          );
+          req.on('error', reject);
+          req.end();
+          open.push(req);
+        });
+      }
+      const refused = await get('/api/events', auth());
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatch(/pages already listen/);
+    } finally {
+      for (const req of open) req.destroy();
+    }
   });
 });
