@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CONNECTORS_ROOT, PROVIDERS_ROOT, REPO_ROOT, SIM_CLI_BUILT } from './paths';
 
+export * from './chromium';
 export { CONNECTORS_ROOT, PROVIDERS_ROOT, REPO_ROOT, SIM_CLI_BUILT } from './paths';
 export * from './test-home';
 export * from './tmux';
