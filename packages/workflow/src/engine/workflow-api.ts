@@ -6,7 +6,8 @@ import type { BullswarmRuntime } from '@bullswarm/dispatch';
 import { WorkflowError } from '../errors/workflow-error';
 import { MAX_CONCURRENCY } from '../program/program-schema';
 import type { WorkflowProgram } from '../program/workflow-program';
-import { assertNotViewOnly, loadRun } from '../state/load-run';
+import { assertNotViewOnly, type LoadedRun, loadRun } from '../state/load-run';
+import { claimRun, type RunClaim } from '../state/run-owner';
 import { type RunPaths, runPaths } from '../state/run-paths';
 import { FINAL_STATUSES, type RunState, STATE_VERSION } from '../state/run-state';
 import { ENGINE_VERSION } from '../version';
@@ -152,16 +153,23 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
       status: 'pending',
     })),
   };
-  writeFileAtomic(paths.statePath, `${JSON.stringify(state)}\n`);
-  const runner = new WorkflowRunner(
-    runtime,
-    program,
-    paths,
-    state,
-    new Set(program.steps.map((step) => step.id)),
-    options,
-  );
-  return runner.run('start');
+  const claim = claimRun(runtime.requireStore(), runId);
+  let runner: WorkflowRunner;
+  try {
+    writeFileAtomic(paths.statePath, `${JSON.stringify(state)}\n`);
+    runner = new WorkflowRunner(
+      runtime,
+      program,
+      paths,
+      state,
+      new Set(program.steps.map((step) => step.id)),
+      options,
+    );
+  } catch (error) {
+    claim.release();
+    throw error;
+  }
+  return runner.run('start', claim);
 }
 
 /** Reads `program.json` of a run. */
@@ -187,28 +195,51 @@ export function readProgramRecord(paths: RunPaths): ProgramRecord {
   return record;
 }
 
-function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string) {
-  const loaded = loadRun(runtime.home.workflowsDir, runId);
-  assertNotViewOnly(loaded, verb);
-  if (loaded.live) {
-    throw new WorkflowError({
-      kind: 'run-busy',
-      runId,
-      message: `run ${runId} is being driven by process ${loaded.state.owner?.pid}; watch it with \`bullswarm workflow watch ${runId}\``,
-    });
+/** A run claimed for driving, read after the claim. */
+interface DrivableRun extends LoadedRun {
+  readonly record: ProgramRecord;
+  readonly claim: RunClaim;
+}
+
+/**
+ * Claims a run and reads it. The run is read once to name a missing or view-only run, then
+ * claimed (atomic: exactly one of any number of racing processes wins, the others get
+ * `run-busy`), then read again, so the state driven is the one the previous owner left — never a
+ * copy read before another process drove the run.
+ */
+function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string): DrivableRun {
+  assertNotViewOnly(loadRun(runtime.home.workflowsDir, runId), verb);
+  const claim = claimRun(runtime.requireStore(), runId);
+  try {
+    const loaded = loadRun(runtime.home.workflowsDir, runId);
+    assertNotViewOnly(loaded, verb);
+    if (loaded.live && loaded.state.owner?.pid !== process.pid) {
+      // Driven by a process that holds no claim row (a bullswarm from before the claim table).
+      throw new WorkflowError({
+        kind: 'run-busy',
+        runId,
+        message: `run ${runId} is being driven by process ${loaded.state.owner?.pid}; watch it with \`bullswarm workflow watch ${runId}\``,
+      });
+    }
+    const record = readProgramRecord(loaded.paths);
+    const ids = record.program.steps.map((step) => step.id);
+    if (
+      loaded.state.steps.length !== ids.length ||
+      loaded.state.steps.some((step, i) => step.id !== ids[i])
+    ) {
+      throw new WorkflowError({
+        kind: 'run-state-invalid',
+        runId,
+        filePath: loaded.paths.statePath,
+        message: `${loaded.paths.statePath}: its steps do not match ${loaded.paths.programPath}`,
+      });
+    }
+    reconcile(loaded.state);
+    return { ...loaded, record, claim };
+  } catch (error) {
+    claim.release();
+    throw error;
   }
-  const record = readProgramRecord(loaded.paths);
-  const ids = record.program.steps.map((step) => step.id);
-  if (loaded.state.steps.length !== ids.length || loaded.state.steps.some((step, i) => step.id !== ids[i])) {
-    throw new WorkflowError({
-      kind: 'run-state-invalid',
-      runId,
-      filePath: loaded.paths.statePath,
-      message: `${loaded.paths.statePath}: its steps do not match ${loaded.paths.programPath}`,
-    });
-  }
-  reconcile(loaded.state);
-  return { ...loaded, record };
 }
 
 /**
@@ -249,15 +280,31 @@ export async function resumeWorkflow(options: ResumeWorkflowOptions): Promise<Wo
     resetStep(step);
     selection.add(step.id);
   }
-  const runner = new WorkflowRunner(
-    runtime,
-    loaded.record.program,
-    loaded.paths,
-    loaded.state,
-    selection,
-    options,
-  );
-  return runner.run('resume');
+  return driveClaimed(loaded, selection, options, 'resume');
+}
+
+/** Drives a claimed run over `selection` (the claim is released at the end, or now on an error). */
+function driveClaimed(
+  loaded: DrivableRun,
+  selection: Set<string>,
+  options: WorkflowRunOptions,
+  mode: 'resume' | 'restart',
+): Promise<WorkflowRunResult> {
+  let runner: WorkflowRunner;
+  try {
+    runner = new WorkflowRunner(
+      options.runtime,
+      loaded.record.program,
+      loaded.paths,
+      loaded.state,
+      selection,
+      options,
+    );
+  } catch (error) {
+    loaded.claim.release();
+    throw error;
+  }
+  return runner.run(mode, loaded.claim);
 }
 
 /**
@@ -270,45 +317,46 @@ export async function resumeWorkflow(options: ResumeWorkflowOptions): Promise<Wo
 export async function restartWorkflowStep(options: RestartWorkflowStepOptions): Promise<WorkflowRunResult> {
   const { runtime } = options;
   const loaded = openForDriving(runtime, options.runId, 'restarted');
-  const target = loaded.state.steps.find((step) => step.id === options.stepId);
-  if (!target) {
-    throw new WorkflowError({
-      kind: 'unknown-step',
-      runId: options.runId,
-      stepId: options.stepId,
-      message: `run ${options.runId} has no step "${options.stepId}" (its steps: ${loaded.state.steps
-        .map((step) => step.id)
-        .join(', ')})`,
-    });
-  }
-  const pool =
-    options.workerPool === undefined ? undefined : resolvePool(runtime, options.workerPool, '--worker-pool');
-  resetStep(target);
-  if (pool === undefined) delete target.pin;
-  else target.pin = { poolId: pool, source: 'step restart' };
-  if (target.unit) target.unit.status = 'pending';
-  for (const item of target.items ?? []) item.status = 'pending';
-  const selection = new Set<string>([target.id]);
-  const dependants = stepDependants(loaded.record.program.steps);
-  const byId = new Map(loaded.state.steps.map((step) => [step.id, step]));
-  const queue = [target.id];
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
-    for (const next of dependants.get(id) ?? []) {
-      const step = byId.get(next);
-      if (!step || selection.has(next) || (step.status !== 'blocked' && step.status !== 'pending')) continue;
-      resetStep(step);
-      selection.add(next);
-      queue.push(next);
+  let selection: Set<string>;
+  try {
+    const target = loaded.state.steps.find((step) => step.id === options.stepId);
+    if (!target) {
+      throw new WorkflowError({
+        kind: 'unknown-step',
+        runId: options.runId,
+        stepId: options.stepId,
+        message: `run ${options.runId} has no step "${options.stepId}" (its steps: ${loaded.state.steps
+          .map((step) => step.id)
+          .join(', ')})`,
+      });
     }
+    const pool =
+      options.workerPool === undefined
+        ? undefined
+        : resolvePool(runtime, options.workerPool, '--worker-pool');
+    resetStep(target);
+    if (pool === undefined) delete target.pin;
+    else target.pin = { poolId: pool, source: 'step restart' };
+    if (target.unit) target.unit.status = 'pending';
+    for (const item of target.items ?? []) item.status = 'pending';
+    selection = new Set<string>([target.id]);
+    const dependants = stepDependants(loaded.record.program.steps);
+    const byId = new Map(loaded.state.steps.map((step) => [step.id, step]));
+    const queue = [target.id];
+    while (queue.length > 0) {
+      const id = queue.shift() as string;
+      for (const next of dependants.get(id) ?? []) {
+        const step = byId.get(next);
+        if (!step || selection.has(next) || (step.status !== 'blocked' && step.status !== 'pending'))
+          continue;
+        resetStep(step);
+        selection.add(next);
+        queue.push(next);
+      }
+    }
+  } catch (error) {
+    loaded.claim.release();
+    throw error;
   }
-  const runner = new WorkflowRunner(
-    runtime,
-    loaded.record.program,
-    loaded.paths,
-    loaded.state,
-    selection,
-    options,
-  );
-  return runner.run('restart');
+  return driveClaimed(loaded, selection, options, 'restart');
 }

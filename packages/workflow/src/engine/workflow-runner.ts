@@ -10,7 +10,7 @@ import { renderTemplate, type TemplateScope, walk } from '../program/template';
 import type { StepGate, WorkflowProgram, WorkflowStep } from '../program/workflow-program';
 import { buildReport, type WorkflowReport } from '../state/build-report';
 import { EventLog } from '../state/event-log';
-import { claimRun } from '../state/run-owner';
+import type { RunClaim } from '../state/run-owner';
 import { type RunPaths, unitCandidatesDir } from '../state/run-paths';
 import {
   type AttemptRecord,
@@ -171,9 +171,8 @@ export class WorkflowRunner {
     return this.limiter.peak;
   }
 
-  /** Runs until nothing more can start; returns the result. */
-  async run(mode: 'start' | 'resume' | 'restart'): Promise<WorkflowRunResult> {
-    const claim = claimRun(this.paths.ownerPath, this.state.runId);
+  /** Runs until nothing more can start, under `claim` (released at the end); returns the result. */
+  async run(mode: 'start' | 'resume' | 'restart', claim: RunClaim): Promise<WorkflowRunResult> {
     const onAbort = () => {
       this.aborted = true;
       if (this.running.size === 0) this.onIdle?.();

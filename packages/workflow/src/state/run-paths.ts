@@ -22,8 +22,6 @@ export interface RunPaths {
   readonly candidatesDir: string;
   /** Gate logs. */
   readonly gatesDir: string;
-  /** The process driving the run (pid + start time). */
-  readonly ownerPath: string;
 }
 
 /** Run ids: `wf-` and lower-case letters/digits. */
@@ -42,7 +40,6 @@ export function runPaths(workflowsDir: string, runId: string): RunPaths {
     schemasDir: join(runDir, 'schemas'),
     candidatesDir: join(runDir, 'candidates'),
     gatesDir: join(runDir, 'gates'),
-    ownerPath: join(runDir, 'owner.json'),
   };
 }
 

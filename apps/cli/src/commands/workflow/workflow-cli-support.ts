@@ -12,7 +12,10 @@ import { CliExit, CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, printJson } from '../../cli/command-context';
 import { EXIT } from '../../cli/exit-codes';
 
-/** WorkflowError kinds that are a usage or input error (exit 2); the others (run-busy) exit 1. */
+/**
+ * WorkflowError kinds that are a usage or input error (exit 2): also `run-busy` — another process
+ * drives the run, so this command may not (the message names that process).
+ */
 const USAGE_KINDS = new Set([
   'program-invalid',
   'program-unreadable',
@@ -23,6 +26,7 @@ const USAGE_KINDS = new Set([
   'run-state-invalid',
   'unknown-step',
   'bad-option',
+  'run-busy',
 ]);
 
 /** Maps a WorkflowError of a usage kind to a CliUsageError (exit 2); anything else is rethrown as is. */

@@ -179,7 +179,10 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     for (let i = 0; i < 1000 && runId === undefined; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       runId = existsSync(workflows)
-        ? readdirSync(workflows).find((name) => existsSync(join(workflows, name, 'owner.json')))
+        ? readdirSync(workflows).find((name) => {
+            const state = join(workflows, name, 'state.json');
+            return existsSync(state) && readFileSync(state, 'utf8').includes('"owner"');
+          })
         : undefined;
     }
     expect(runId).toBeDefined();
@@ -336,6 +339,78 @@ describe('bullswarm workflow goal, list, show, watch', () => {
 });
 
 describe('bullswarm workflow restart and resume', () => {
+  it('racing resumes of a killed run: one drives it, the others exit 2 naming it; no item runs twice', async () => {
+    const h = workflowHome([
+      {
+        connector: 'sim',
+        account: 'a',
+        windows: weekly(10),
+        scenario: { default: { scenario: 'slow', ms: 800, tickMs: 100 } },
+      },
+    ]);
+    const file = h.write('p.json', {
+      schemaVersion: V,
+      settings: { concurrency: 2 },
+      steps: [
+        { id: 'each', prompt: 'ITEM<{{item}}> go', forEach: { items: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] } },
+      ],
+    });
+    const env = { ...nowEnv(NOW), BULLSWARM_SIM_LOG: join(h.root, 'sim.log') };
+    const goal = startBullswarm(['workflow', 'goal', file, '--json'], { home: h.home, env, cwd: h.work });
+    const workflows = join(h.home, 'workflows');
+    const verdicts = (runId: string) =>
+      readFileSync(join(workflows, runId, 'events.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"unit.finished"')).length;
+    let runId: string | undefined;
+    for (let i = 0; i < 3000; i++) {
+      runId = existsSync(workflows) ? readdirSync(workflows)[0] : undefined;
+      if (runId !== undefined && existsSync(join(workflows, runId, 'events.jsonl')) && verdicts(runId) >= 2)
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(runId).toBeDefined();
+    goal.kill('SIGKILL');
+    await goal.catch(() => {});
+    const killedAt = Date.now();
+    const before = verdicts(runId as string);
+    expect(before).toBeLessThan(10);
+
+    const resumes = await Promise.all(
+      [0, 1, 2, 3].map(() =>
+        bullswarm(['workflow', 'resume', runId as string, '--json'], { home: h.home, env, cwd: h.work }),
+      ),
+    );
+    // Four resumes at once over ~3 s of remaining work: one drives, the others find it driven.
+    expect(resumes.filter((r) => r.exitCode === 0).length).toBeGreaterThanOrEqual(1);
+    expect(resumes.filter((r) => r.exitCode === 2).length).toBeGreaterThanOrEqual(1);
+    for (const loser of resumes.filter((r) => r.exitCode !== 0)) {
+      expect(loser.exitCode).toBe(2);
+      expect(loser.stderr).toMatch(
+        new RegExp(`^error: run ${runId} is being driven by process \\d+; watch it`),
+      );
+    }
+    const lines = readFileSync(join(workflows, runId as string, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { seq: number; type: string; slot?: number });
+    const seqs = lines.map((event) => event.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    const slots = lines.filter((event) => event.type === 'unit.finished').map((event) => event.slot);
+    expect(slots.sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Agent starts after the kill, per item: never two.
+    const starts = new Map<string, number>();
+    for (const line of readFileSync(join(h.root, 'sim.log'), 'utf8').split('\n')) {
+      if (line === '') continue;
+      const entry = JSON.parse(line) as { argv: string[]; startedAt: string | number };
+      const item = /ITEM<(\d+)>/.exec(entry.argv.join(' '))?.[1];
+      if (item === undefined || new Date(entry.startedAt).getTime() < killedAt) continue;
+      starts.set(item, (starts.get(item) ?? 0) + 1);
+    }
+    for (const [item, count] of starts) expect(count, `item ${item}`).toBe(1);
+    expect(starts.size).toBeGreaterThanOrEqual(10 - before - 2);
+  }, 120_000);
+
   it('restart --worker-pool re-runs the failed step pinned, then what was blocked', async () => {
     const h = workflowHome([
       { connector: 'sim', account: 'a', windows: weekly(10), scenario: { default: 'crash' } },

@@ -1,0 +1,33 @@
+// A child process that races for run claims with the bundled engine (run-owner.test.ts).
+//   node claim-racer.mjs <bundle.js>      ($BULLSWARM_HOME is the home)
+// Messages from the parent (IPC):
+//   { type: 'claim', runId, at }  spin until Date.now() >= at, then claimRun; answers
+//                                 { won: true, pid } or { won: false, kind, message }
+//   { type: 'release', runId }    release the held claim; answers { released: true }
+//   { type: 'exit' }              close the store and exit 0
+const [bundle] = process.argv.slice(2);
+const engine = await import(bundle);
+const runtime = await engine.openRuntime({ env: process.env, createStore: true });
+const store = runtime.requireStore();
+const held = new Map();
+process.on('message', (message) => {
+  if (message.type === 'claim') {
+    while (Date.now() < message.at) {
+      // spin: the four racers claim within microseconds of each other
+    }
+    try {
+      held.set(message.runId, engine.claimRun(store, message.runId));
+      process.send({ won: true, pid: process.pid });
+    } catch (error) {
+      process.send({ won: false, kind: error.kind, message: error.message });
+    }
+  } else if (message.type === 'release') {
+    held.get(message.runId)?.release();
+    held.delete(message.runId);
+    process.send({ released: true });
+  } else if (message.type === 'exit') {
+    runtime.close();
+    process.exit(0);
+  }
+});
+process.send({ ready: true });
