@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseSimArgs, SIM_USAGE, type SimArgs } from './sim-args';
 import { createSimEmitter, type SimOutput } from './sim-emitters';
@@ -130,6 +130,27 @@ export async function runSim(io: SimIo): Promise<number> {
       for (let elapsed = 0; elapsed < total; elapsed += tick) {
         emit.progress(`working (${elapsed} ms)`);
         await sleep(Math.min(tick, total - elapsed));
+      }
+      return succeed(typeof p.answer === 'string' ? p.answer : `sim: done: ${task.slice(0, 60)}`);
+    }
+    case 'wait': {
+      // A barrier for concurrency tests: answer once `file` exists (checked every `tickMs`), at
+      // most `ms` (then exit 1 naming the file), so a test can hold many runs in flight at once.
+      if (typeof p.file !== 'string' || p.file === '') {
+        throw new SimScenarioError(
+          `bullswarm-sim: scenario wait needs parameter file (the path whose existence releases it)`,
+        );
+      }
+      const target = isAbsolute(p.file) ? p.file : resolve(cwd, p.file);
+      const total = num(p.ms, 'ms', 60_000);
+      const tick = Math.max(1, num(p.tickMs, 'tickMs', 50));
+      for (let elapsed = 0, ticks = 0; !existsSync(target); elapsed += tick, ticks += 1) {
+        if (elapsed >= total) {
+          io.out.stderr(`bullswarm-sim: waited ${total} ms for ${target}; it never appeared\n`);
+          return 1;
+        }
+        if (ticks % 20 === 0) emit.progress(`waiting for ${target}`);
+        await sleep(tick);
       }
       return succeed(typeof p.answer === 'string' ? p.answer : `sim: done: ${task.slice(0, 60)}`);
     }

@@ -7,6 +7,7 @@ export const SIM_SCENARIOS = [
   'ok',
   'echo',
   'slow',
+  'wait',
   'stall',
   'write',
   'write-slowly',
