@@ -6,9 +6,12 @@
  *
  * @packageDocumentation
  */
+
+export { TaskInputError } from './errors/task-input-error';
 export * from './route/decision-json';
 export * from './route/no-pool-kind';
 export * from './route/route-task';
+export * from './route/task-input';
 export * from './runs/run-record';
 export * from './runtime/open-runtime';
 export * from './snapshots/build-pool-snapshots';

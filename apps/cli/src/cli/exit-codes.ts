@@ -22,6 +22,7 @@ const INPUT_ERROR_KEYS = [
   'bullswarm.error.InvalidInputError',
   'bullswarm.error.InvalidEnvironmentError',
   'bullswarm.error.ConnectorTemplateError',
+  'bullswarm.error.TaskInputError',
 ] as const;
 
 /** Commander error codes that are not errors at all. */

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
-import { BUILTIN_TIERS, type BullswarmRuntime, type RunRecordFile } from '@bullswarm/dispatch/routing';
+import type { BullswarmRuntime, RunRecordFile } from '@bullswarm/dispatch/routing';
 import {
   DEFAULT_LANE_TIER,
   formatDurationMs,
@@ -11,12 +10,10 @@ import {
   type RouteDecision,
   type RouteTask,
 } from '@bullswarm/pacing';
-import { TIER_PATTERN } from '@bullswarm/store';
 import { CliExit, CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
 import { type CommandContext, openCliRuntime, printJson } from '../cli/command-context';
 import { EXIT } from '../cli/exit-codes';
-import { parseLane, parseWholeNumber } from '../parse/parse-options';
 
 /** Options of `bullswarm run`. */
 export interface RunOptions {
@@ -33,9 +30,6 @@ export interface RunOptions {
   readonly caller?: boolean;
 }
 
-/** The most automatic retries `run --retry-attempts` takes (a runaway value would spawn without end). */
-export const MAX_RETRY_ATTEMPTS = 10;
-
 /** A checked `bullswarm run` command line. */
 export interface RunPlan {
   readonly lane: Lane;
@@ -47,37 +41,18 @@ export interface RunPlan {
   readonly workerPool: string | undefined;
 }
 
-function directory(path: string, flag: string): string {
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(path).isDirectory();
-  } catch {
-    isDirectory = false;
-  }
-  if (!isDirectory) {
-    throw new CliUsageError({
-      message: `${flag} ${path}: no such directory`,
-      flag,
-      expected: 'an existing directory',
-    });
-  }
-  return path;
-}
-
 /** Reads and checks everything on the command line before anything is opened. */
 export async function planRun(
   context: CommandContext,
   words: readonly string[],
   options: RunOptions,
 ): Promise<RunPlan> {
-  const lane = parseLane(options.lane);
-  const tier = options.effort ?? DEFAULT_LANE_TIER[lane];
-  if (!TIER_PATTERN.test(tier)) {
-    throw new CliUsageError({
-      message: `--effort "${tier}" is not a tier name: expected low, medium, high (or a tier a connector declares)`,
-      flag: '--effort',
-    });
-  }
+  // The rules (and words) of a task are dispatch's, shared with the `run` tool of `bullswarm mcp`.
+  const { checkDirectory, checkLane, checkRetryAttempts, checkTierName } = await import(
+    '@bullswarm/dispatch/routing'
+  );
+  const lane = checkLane(options.lane, '--lane');
+  const tier = checkTierName(options.effort ?? DEFAULT_LANE_TIER[lane], '--effort');
   let prompt: string;
   if (options.promptFile !== undefined) {
     if (words.length > 0) {
@@ -106,8 +81,10 @@ export async function planRun(
       flag: '<prompt>',
     });
   }
-  const cwd = directory(resolve(context.io.cwd, options.cwd ?? '.'), '--cwd');
-  const addDirs = (options.addDir ?? []).map((dir) => directory(resolve(context.io.cwd, dir), '--add-dir'));
+  const cwd = checkDirectory(resolve(context.io.cwd, options.cwd ?? '.'), '--cwd');
+  const addDirs = (options.addDir ?? []).map((dir) =>
+    checkDirectory(resolve(context.io.cwd, dir), '--add-dir'),
+  );
   return {
     lane,
     tier,
@@ -117,40 +94,15 @@ export async function planRun(
     retryAttempts:
       options.retryAttempts === undefined
         ? undefined
-        : parseWholeNumber(options.retryAttempts, '--retry-attempts', 0, MAX_RETRY_ATTEMPTS),
+        : checkRetryAttempts(options.retryAttempts, '--retry-attempts'),
     workerPool: options.workerPool,
   };
-}
-
-/**
- * `--effort` must name a tier some installed connector declares (or a built-in one): a typo would
- * otherwise read as "no pool has a model for tier hgih" — a routing outcome instead of bad input.
- */
-function checkTierKnown(runtime: BullswarmRuntime, tier: string): void {
-  const known = new Set<string>(BUILTIN_TIERS);
-  for (const connector of runtime.connectors.values()) {
-    for (const name of Object.keys(connector.modelProfiles)) known.add(name);
-  }
-  for (const pool of runtime.state.pools) for (const name of Object.keys(pool.models)) known.add(name);
-  if (!known.has(tier)) {
-    throw new CliUsageError({
-      message: `--effort "${tier}" is not a tier any connector declares: expected one of ${[...known].join(', ')}`,
-      flag: '--effort',
-      expected: [...known].join(', '),
-    });
-  }
 }
 
 /** A short elapsed time for progress lines: `0.4s`, `12.0s`, then pacing's `2m`, `1h 5m`. */
 export function formatElapsed(ms: number): string {
   const clamped = Math.max(0, ms);
   return clamped < 60_000 ? `${(clamped / 1000).toFixed(1)}s` : formatDurationMs(clamped);
-}
-
-/** A new run id: `run-<utc yyyymmdd-hhmmss>-<6 hex>` (sortable by start, unique across processes). */
-export function newRunId(now: number): string {
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `run-${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
 /**
@@ -173,7 +125,8 @@ export async function runCommand(
   const plan = await planRun(context, words, options);
   const runtime = await openCliRuntime(context, { createStore: !options.dryRun });
   try {
-    checkTierKnown(runtime, plan.tier);
+    const { checkKnownTier } = await import('@bullswarm/dispatch/routing');
+    checkKnownTier(runtime, plan.tier, '--effort');
     const pin =
       plan.workerPool === undefined
         ? undefined
@@ -222,11 +175,18 @@ async function realRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const { attemptJson, candidateJson, dispatchTask, rejectionJson, writeRunRecord } = await import(
-    '@bullswarm/dispatch'
-  );
+  const {
+    attemptJson,
+    candidateJson,
+    dispatchTask,
+    failedRunText,
+    newSingleRunId,
+    rejectionJson,
+    runResultJson,
+    writeRunRecord,
+  } = await import('@bullswarm/dispatch');
   const startedAt = runtime.clock();
-  const runId = newRunId(startedAt);
+  const runId = newSingleRunId(startedAt);
   const runDir = join(runtime.home.home, 'runs', runId);
   const quiet = options.json === true;
   const progress = !quiet && context.io.stderrIsTTY;
@@ -349,35 +309,14 @@ async function realRun(
     rejected: result.decision.rejected.map((r) => rejectionJson(r, runtime)),
   });
   if (options.json) {
-    printJson(context, {
-      ok: result.ok,
-      dryRun: false,
-      kind: result.kind,
-      poolId: result.poolId,
-      poolLabel,
-      model: result.model,
-      tier: plan.tier,
-      reason: result.reason,
-      why: result.why ?? null,
-      backAt: result.backAt === undefined ? null : formatTime(result.backAt),
-      answer: result.answer ?? null,
-      attempts: result.attempts.map(attemptJson),
-      runId,
-      runDir: hasAttempts ? runDir : null,
-      throttleBackoffs: result.throttleBackoffs,
-      candidates: result.decision.candidates.map(candidateJson),
-      rejected: result.decision.rejected.map((r) => rejectionJson(r, runtime)),
-    });
+    printJson(context, runResultJson(result, runtime, { tier: plan.tier, runId, runDir }));
   } else if (result.ok) {
     const answer = result.answer ?? '';
     context.io.out(answer.endsWith('\n') ? answer : `${answer}\n`);
     context.io.err(`${colors.dim(`attempt files: ${runDir}`)}\n`);
   } else {
-    const label = poolLabel ?? 'no pool';
-    const why = result.why ?? result.reason;
-    // A why that already opens with the kind (`stalled: no output for 3s`) is not prefixed twice.
-    const text = why.startsWith(`${result.kind}:`) ? why : `${result.kind}: ${why}`;
-    context.io.err(`${colors.red('FAILED')} [${label}] ${text}\n`);
+    const text = failedRunText(result.kind, result.why ?? result.reason);
+    context.io.err(`${colors.red('FAILED')} [${poolLabel ?? 'no pool'}] ${text}\n`);
     if (result.backAt !== undefined) context.io.err(`back at ${formatTime(result.backAt)}\n`);
     if (hasAttempts) context.io.err(`${colors.dim(`attempt files: ${runDir}`)}\n`);
   }

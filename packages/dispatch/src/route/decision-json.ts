@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { type CandidateRow, formatTime, type PoolRejection, type RouteDecision } from '@bullswarm/pacing';
-import type { AttemptReport } from '../dispatch/dispatch-types';
+import type { AttemptReport, DispatchResult } from '../dispatch/dispatch-types';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import { noPoolKind } from './no-pool-kind';
 
@@ -52,4 +53,62 @@ export function dryRunJson(decision: RouteDecision, runtime: Pick<BullswarmRunti
     candidates: decision.candidates.map(candidateJson),
     rejected: decision.rejected.map((r) => rejectionJson(r, runtime)),
   };
+}
+
+/** Where a run's attempt files went. */
+export interface RunJsonPlace {
+  readonly tier: string;
+  readonly runId: string;
+  /** `$BULLSWARM_HOME/runs/<runId>`; given only when an attempt wrote there. */
+  readonly runDir: string;
+}
+
+/**
+ * The object `bullswarm run --json` prints for a dispatched run (and the `run` tool of
+ * `bullswarm mcp` returns): ok, kind (the verdict), the pool and its label, model, tier, the reason
+ * line, why, back-at, the answer, every attempt, the run id and directory, throttle back-offs, and
+ * the last pick's candidate rows and rejected pools.
+ */
+export function runResultJson(
+  result: DispatchResult,
+  runtime: Pick<BullswarmRuntime, 'label'>,
+  place: RunJsonPlace,
+) {
+  return {
+    ok: result.ok,
+    dryRun: false,
+    kind: result.kind,
+    poolId: result.poolId,
+    poolLabel: result.poolId === null ? null : runtime.label(result.poolId),
+    model: result.model,
+    tier: place.tier,
+    reason: result.reason,
+    why: result.why ?? null,
+    backAt: result.backAt === undefined ? null : formatTime(result.backAt),
+    answer: result.answer ?? null,
+    attempts: result.attempts.map(attemptJson),
+    runId: place.runId,
+    runDir: result.attempts.length > 0 ? place.runDir : null,
+    throttleBackoffs: result.throttleBackoffs,
+    candidates: result.decision.candidates.map(candidateJson),
+    rejected: result.decision.rejected.map((r) => rejectionJson(r, runtime)),
+  };
+}
+
+/**
+ * What follows `FAILED [<label>] ` in the line a failed run ends with (`bullswarm run` on stderr,
+ * the `run` tool's error text): `<kind>: <why>`, where a why that already opens with its kind
+ * (`stalled: no output for 3s`) is not prefixed twice.
+ */
+export function failedRunText(kind: string, why: string): string {
+  return why.startsWith(`${kind}:`) ? why : `${kind}: ${why}`;
+}
+
+/**
+ * A new single-run id: `run-<utc yyyymmdd-hhmmss>-<6 hex>` (sortable by start, unique across
+ * processes); its attempt files go to `$BULLSWARM_HOME/runs/<id>/`.
+ */
+export function newSingleRunId(now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `run-${stamp}-${randomBytes(3).toString('hex')}`;
 }
