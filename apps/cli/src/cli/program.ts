@@ -20,6 +20,7 @@ export const OWN_COMMANDS: ReadonlySet<string> = new Set([
   'demo',
   'connectors',
   'dashboard',
+  'mcp',
 ]);
 
 /** Options of {@link buildProgram}. */
@@ -464,6 +465,29 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .action(async (_options, command: Command) => {
       const { dashboardCommand } = await import('../commands/dashboard-command');
       await dashboardCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  // ---- mcp -----------------------------------------------------------------------------------
+  program
+    .command('mcp')
+    .description(
+      'serve bullswarm to an agent as an MCP server on stdio: pools, route, run, workflows, capacity, notices',
+    )
+    .addHelpText(
+      'after',
+      '\nAn agent CLI starts it and talks JSON-RPC on stdin/stdout; logs go to stderr. Tools: pools, route, run,\n' +
+        'workflow_start, workflow_status, workflow_resume, capacity, notify, inbox. The agent that starts the\n' +
+        'server is never a pool of its own runs. BULLSWARM_MCP_PROGRESS_SEC sets the heartbeat of run progress\n' +
+        '(0.01 to 3600 s, default 15).\n' +
+        examples(
+          'claude mcp add bullswarm -- bullswarm mcp',
+          'codex mcp add bullswarm -- bullswarm mcp',
+          'bullswarm --home ~/.bullswarm-work mcp',
+        ),
+    )
+    .action(async (_options, command: Command) => {
+      const { mcpCommand } = await import('../commands/mcp-command');
+      await mcpCommand(contextOf(command));
     });
 
   // A command line naming one of the commands above needs none of those below (see commandWord).

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages resolve to their TypeScript sources in tests (the "@bullswarm/source"
+// export condition), so a package's unit tests never wait for another package's build. The
+// end-to-end tests of `bullswarm mcp` (the SDK's client against the built CLI) are in apps/cli/test.
+const conditions = ['@bullswarm/source', 'node', 'import', 'module', 'default'];
+
+export default defineConfig({
+  define: { __BULLSWARM_VERSION__: '"0.0.0-test"' },
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['node', 'import', 'default'] } },
+  test: {
+    include: ['src/**/*.test.ts'],
+    restoreMocks: true,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+  },
+});
