@@ -171,9 +171,9 @@ async function writeBuiltinManifests(): Promise<void> {
  * their code is in the core bundle, and a core command that reached one would fail loudly.
  */
 const FULL_ONLY_MODULES = [
-  /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:run|demo|setup|dashboard)-command\.ts$/,
+  /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:run|demo|setup|dashboard|mcp)-command\.ts$/,
   /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:swarm|workflow)[\\/](?!register-)[^\\/]+\.ts$/,
-  /[\\/]packages[\\/](?:workflow|swarm|dispatch|dashboard)[\\/]src[\\/]index\.ts$/,
+  /[\\/]packages[\\/](?:workflow|swarm|dispatch|dashboard|mcp)[\\/]src[\\/]index\.ts$/,
 ];
 
 const fullOnly: Plugin = {
