@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPidAlive as isProcessRunning } from '@bullswarm/connectors/internal';
 import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
@@ -231,6 +231,15 @@ describe('bullswarm mcp', () => {
     expect(progress.at(-1)?.message).toBe('attempt 1 finished ok');
     expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
     expect((await h.cli(['assignments', '--json'])).stdout).toContain('"inflight": []');
+    // The run's record, as `bullswarm run` keeps it for the dashboard.
+    const record = JSON.parse(readFileSync(join(json(result).runDir, 'run.json'), 'utf8'));
+    expect(record).toMatchObject({
+      runId: json(result).runId,
+      status: 'finished',
+      ok: true,
+      kind: 'ok',
+      poolId: 'sim:a',
+    });
 
     // A failed run is a tool error with the CLI's FAILED line.
     writeFileSync(

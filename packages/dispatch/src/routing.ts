@@ -13,6 +13,7 @@ export * from './route/no-pool-kind';
 export * from './route/route-task';
 export * from './route/task-input';
 export * from './runs/run-record';
+export * from './runs/run-recorder';
 export * from './runtime/open-runtime';
 export * from './snapshots/build-pool-snapshots';
 export * from './snapshots/detect-caller';

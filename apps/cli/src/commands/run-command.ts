@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
-import type { BullswarmRuntime, RunRecordFile } from '@bullswarm/dispatch/routing';
+import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import {
   DEFAULT_LANE_TIER,
   formatDurationMs,
@@ -175,16 +175,9 @@ async function realRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const {
-    attemptJson,
-    candidateJson,
-    dispatchTask,
-    failedRunText,
-    newSingleRunId,
-    rejectionJson,
-    runResultJson,
-    writeRunRecord,
-  } = await import('@bullswarm/dispatch');
+  const { dispatchTask, failedRunText, newSingleRunId, runResultJson, startRunRecord } = await import(
+    '@bullswarm/dispatch'
+  );
   const startedAt = runtime.clock();
   const runId = newSingleRunId(startedAt);
   const runDir = join(runtime.home.home, 'runs', runId);
@@ -193,53 +186,19 @@ async function realRun(
   const colors = context.errColors;
 
   // runs/<runId>/run.json: what the dashboard's Runs page reads, kept up to date as the run goes.
-  let record: RunRecordFile = {
+  const recorder = startRunRecord({
     runId,
-    status: 'running',
     lane: plan.lane,
     tier: plan.tier,
-    startedAt: formatTime(startedAt),
-    endedAt: null,
-    ok: null,
-    kind: null,
-    poolId: null,
-    poolLabel: null,
-    model: null,
-    reason: null,
-    why: null,
-    backAt: null,
-    attempts: [],
+    startedAt,
     runDir,
-    candidates: [],
-    rejected: [],
-  };
-  let recordWarned = false;
-  const saveRecord = (next: RunRecordFile): void => {
-    record = next;
-    try {
-      writeRunRecord(record);
-    } catch (error) {
-      // The record is for viewing; a run never fails for it.
-      if (!quiet && !recordWarned) {
-        context.io.err(
-          `${colors.yellow('warning')}: cannot write ${join(runDir, 'run.json')}: ${(error as Error).message}\n`,
-        );
-      }
-      recordWarned = true;
-    }
-  };
-  saveRecord(record);
+    onWriteError: (file, error) => {
+      if (!quiet) context.io.err(`${colors.yellow('warning')}: cannot write ${file}: ${error.message}\n`);
+    },
+  });
 
   const onEvent = (event: DispatchEvent): void => {
-    if (event.type === 'attempt.started') {
-      saveRecord({
-        ...record,
-        poolId: event.poolId,
-        poolLabel: event.poolLabel,
-        model: event.model,
-        reason: event.reason,
-      });
-    }
+    recorder.onEvent(event);
     if (quiet) return;
     if (event.type === 'attempt.started') {
       context.io.err(`${colors.cyan('→')} [${event.poolLabel}] ${event.reason}\n`);
@@ -292,22 +251,8 @@ async function realRun(
 
   const poolLabel = result.poolId === null ? null : runtime.label(result.poolId);
   const hasAttempts = result.attempts.length > 0;
-  saveRecord({
-    ...record,
-    status: 'finished',
-    endedAt: formatTime(runtime.clock()),
-    ok: result.ok,
-    kind: result.kind,
-    poolId: result.poolId,
-    poolLabel,
-    model: result.model,
-    reason: result.reason,
-    why: result.why ?? null,
-    backAt: result.backAt === undefined ? null : formatTime(result.backAt),
-    attempts: result.attempts.map(attemptJson),
-    candidates: result.decision.candidates.map(candidateJson),
-    rejected: result.decision.rejected.map((r) => rejectionJson(r, runtime)),
-  });
+  recorder.finish(result, runtime, runtime.clock());
+
   if (options.json) {
     printJson(context, runResultJson(result, runtime, { tier: plan.tier, runId, runDir }));
   } else if (result.ok) {

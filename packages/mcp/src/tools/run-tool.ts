@@ -5,6 +5,7 @@ import {
   failedRunText,
   newSingleRunId,
   runResultJson,
+  startRunRecord,
 } from '@bullswarm/dispatch';
 import { checkDirectory, checkRetryAttempts } from '@bullswarm/dispatch/routing';
 import { formatTime } from '@bullswarm/pacing';
@@ -63,11 +64,22 @@ export function registerRunTool(server: McpServer, ctx: ToolContext): void {
         const runtime = await ctx.openRuntime({ createStore: true });
         try {
           const task = checkTask(runtime, args);
-          const runId = newSingleRunId(runtime.clock());
+          const startedAt = runtime.clock();
+          const runId = newSingleRunId(startedAt);
           const runDir = join(runtime.home.home, 'runs', runId);
+          // runs/<runId>/run.json, as `bullswarm run` keeps it (the dashboard's Runs page).
+          const recorder = startRunRecord({
+            runId,
+            lane: task.lane,
+            tier: task.tier,
+            startedAt,
+            runDir,
+            onWriteError: (file, error) => log(`warning: cannot write ${file}: ${error.message}`),
+          });
           const progress = createProgress(extra, ctx.options.progressIntervalMs);
           const signal = AbortSignal.any([extra.signal, ctx.shutdown]);
           const onEvent = (event: DispatchEvent): void => {
+            recorder.onEvent(event);
             if (event.type === 'attempt.started') {
               progress.running(`→ [${event.poolLabel}] ${event.reason}`, event.poolLabel);
             } else if (event.type === 'attempt.finished') {
@@ -97,6 +109,7 @@ export function registerRunTool(server: McpServer, ctx: ToolContext): void {
           } finally {
             progress.stop();
           }
+          recorder.finish(result, runtime, runtime.clock());
           const json = runResultJson(result, runtime, { tier: task.tier, runId, runDir });
           if (result.ok) return jsonResult([result.answer ?? ''], json);
           const lines = [
