@@ -60,6 +60,13 @@ export function createBullswarmMcpServer(options: BullswarmMcpOptions): Bullswar
     options,
     shutdown: stop.signal,
     keep: track,
+    tracked(handler) {
+      return (...args) => {
+        const work = handler(...args);
+        track(work);
+        return work;
+      };
+    },
     async openRuntime(open = {}) {
       const runtime = await openRuntime({
         ...(options.home === undefined ? {} : { home: options.home }),
@@ -83,19 +90,6 @@ export function createBullswarmMcpServer(options: BullswarmMcpOptions): Bullswar
       return runtime;
     },
   };
-
-  // Every tool call is tracked, so shutdown waits for the runs it stopped to end.
-  const register = server.registerTool.bind(server);
-  server.registerTool = ((name: string, config: unknown, callback: (...args: unknown[]) => unknown) =>
-    register(
-      name,
-      config as never,
-      ((...args: unknown[]) => {
-        const work = Promise.resolve().then(() => callback(...args));
-        track(work);
-        return work;
-      }) as never,
-    )) as typeof server.registerTool;
 
   registerPoolsTool(server, ctx);
   registerRouteTool(server, ctx);

@@ -36,4 +36,6 @@ export interface ToolContext {
   openRuntime(options?: { readonly createStore?: boolean }): Promise<BullswarmRuntime>;
   /** Work that outlives its tool call (a workflow run), awaited at shutdown. */
   keep(work: Promise<unknown>): void;
+  /** A tool handler whose calls shutdown waits for (every tool registers through this). */
+  tracked<A extends unknown[], R>(handler: (...args: A) => Promise<R>): (...args: A) => Promise<R>;
 }

@@ -1,4 +1,4 @@
-import { BullswarmError, hasErrorMarker } from '@bullswarm/pacing';
+import { BullswarmError } from '@bullswarm/pacing';
 import { redactSecrets } from '@bullswarm/swarm';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -11,23 +11,6 @@ export function jsonResult(lines: readonly string[], value: unknown, isError = f
   if (lines.length > 0) content.push({ type: 'text', text: lines.join('\n') });
   content.push({ type: 'text', text: JSON.stringify(value, null, 2) });
   return isError ? { content, isError: true } : { content };
-}
-
-/** Errors that mean the arguments were wrong (the CLI exits 2 on them), by marker key. */
-const INPUT_ERROR_KEYS = [
-  'bullswarm.error.TaskInputError',
-  'bullswarm.error.ConfigFileError',
-  'bullswarm.error.UnknownPoolError',
-  'bullswarm.error.InvalidLabelError',
-  'bullswarm.error.InvalidInputError',
-  'bullswarm.error.InvalidEnvironmentError',
-  'bullswarm.error.SwarmInputError',
-  'bullswarm.error.PlanFileError',
-] as const;
-
-/** Whether an error is bad input (as opposed to a refusal or a failure of the work). */
-export function isInputError(error: unknown): boolean {
-  return INPUT_ERROR_KEYS.some((key) => hasErrorMarker(error, key));
 }
 
 /**

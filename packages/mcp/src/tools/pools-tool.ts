@@ -18,7 +18,7 @@ export function registerPoolsTool(server: McpServer, ctx: ToolContext): void {
       inputSchema: {},
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async () => {
+    ctx.tracked(async () => {
       try {
         const runtime = await ctx.openRuntime();
         try {
@@ -42,6 +42,6 @@ export function registerPoolsTool(server: McpServer, ctx: ToolContext): void {
       } catch (error) {
         return toolError(error, ctx.options.env, ctx.options.log);
       }
-    },
+    }),
   );
 }

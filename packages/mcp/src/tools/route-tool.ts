@@ -21,7 +21,7 @@ export function registerRouteTool(server: McpServer, ctx: ToolContext): void {
       inputSchema: taskShape,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async (args) => {
+    ctx.tracked(async (args) => {
       try {
         const runtime = await ctx.openRuntime();
         try {
@@ -44,6 +44,6 @@ export function registerRouteTool(server: McpServer, ctx: ToolContext): void {
       } catch (error) {
         return toolError(error, ctx.options.env, ctx.options.log);
       }
-    },
+    }),
   );
 }

@@ -48,7 +48,7 @@ export function registerRunTool(server: McpServer, ctx: ToolContext): void {
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async (args, extra) => {
+    ctx.tracked(async (args, extra) => {
       const { env, log } = ctx.options;
       try {
         if (args.prompt.trim() === '') {
@@ -125,6 +125,6 @@ export function registerRunTool(server: McpServer, ctx: ToolContext): void {
       } catch (error) {
         return toolError(error, env, log);
       }
-    },
+    }),
   );
 }

@@ -31,7 +31,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async (args) => {
+    ctx.tracked(async (args) => {
       try {
         const runtime = await ctx.openRuntime({ createStore: true });
         try {
@@ -52,7 +52,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
       } catch (error) {
         return toolError(error, env, log);
       }
-    },
+    }),
   );
 
   server.registerTool(
@@ -76,7 +76,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
         openWorldHint: false,
       },
     },
-    async (args) => {
+    ctx.tracked(async (args) => {
       try {
         if (args.re !== undefined && (!Number.isInteger(args.re) || args.re < 1)) {
           return usageError(`re "${args.re}" is not valid: expected a whole number >= 1`);
@@ -123,7 +123,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
       } catch (error) {
         return toolError(error, env, log);
       }
-    },
+    }),
   );
 
   server.registerTool(
@@ -141,7 +141,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
         openWorldHint: false,
       },
     },
-    async (args) => {
+    ctx.tracked(async (args) => {
       try {
         const address = resolveSelfAddress(args.as, env, 'as');
         const runtime = await ctx.openRuntime({ createStore: true });
@@ -163,6 +163,6 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
       } catch (error) {
         return toolError(error, env, log);
       }
-    },
+    }),
   );
 }

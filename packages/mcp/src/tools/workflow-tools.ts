@@ -86,7 +86,7 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async (args) => {
+    ctx.tracked(async (args) => {
       try {
         const runtime = await ctx.openRuntime({ createStore: true });
         let owned = false;
@@ -122,7 +122,7 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
       } catch (error) {
         return toolError(error, env, log);
       }
-    },
+    }),
   );
 
   server.registerTool(
@@ -134,7 +134,7 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
       inputSchema: { runId: z.string().describe('the run id (wf-…), as workflow_start returned it') },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async (args) => {
+    ctx.tracked(async (args) => {
       try {
         const runtime = await ctx.openRuntime();
         try {
@@ -151,7 +151,7 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
       } catch (error) {
         return toolError(error, env, log);
       }
-    },
+    }),
   );
 
   server.registerTool(
@@ -163,7 +163,7 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
       inputSchema: { runId: z.string().describe('the run id (wf-…)') },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async (args) => {
+    ctx.tracked(async (args) => {
       try {
         if (args.runId.trim() === '')
           return usageError('missing runId: pass the run id (see workflow_status)');
@@ -176,6 +176,6 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
       } catch (error) {
         return toolError(error, env, log);
       }
-    },
+    }),
   );
 }
