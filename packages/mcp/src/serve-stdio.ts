@@ -34,5 +34,7 @@ export async function serveStdio(options: ServeStdioOptions): Promise<void> {
   options.log(`bullswarm mcp: serving on stdio (pid ${process.pid})`);
   await done;
   await mcp.shutdown();
+  // Let the answers of the calls that just settled be written before the transport closes.
+  await new Promise((resolve) => setImmediate(resolve));
   await mcp.server.close().catch(() => undefined);
 }
