@@ -207,6 +207,25 @@ describe('bullswarm run --dry-run', () => {
     expect(readdirSync(home).includes('runs')).toBe(false);
   });
 
+  it('refuses --worker-pool naming the caller, exit 2, saying why (real and dry runs)', async () => {
+    const { home, simLog, env } = simHome();
+    for (const dry of [['--dry-run'], []]) {
+      const result = await bullswarm(
+        ['run', '--lane', 'analyze', ...dry, '--worker-pool', 'sim:ahead', 'x'],
+        {
+          home,
+          env: { ...env, BULLSWARM_POOL: 'sim:ahead' },
+        },
+      );
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(
+        '--worker-pool sim:ahead: it is the caller (BULLSWARM_POOL=sim:ahead): the agent CLI that invoked bullswarm is never a pool of its own run',
+      );
+    }
+    expect(existsSync(simLog)).toBe(false);
+  });
+
   it('accepts --no-caller and ignores it', async () => {
     const { home, env } = simHome();
     const result = await bullswarm(['run', '--lane', 'analyze', '--dry-run', '--no-caller', 'x'], {

@@ -99,6 +99,21 @@ export async function planRun(
   };
 }
 
+/**
+ * `--worker-pool` naming the caller is refused (routing.md, "The caller": the agent CLI that invoked
+ * bullswarm is never a pool of its own run), before anything is opened or spawned.
+ */
+async function refuseCallerPin(runtime: BullswarmRuntime, ref: string, poolId: string): Promise<void> {
+  const { callerProblem, describePools, detectCallerPools } = await import('@bullswarm/dispatch/routing');
+  const caller = detectCallerPools(describePools(runtime), runtime.env).find((c) => c.poolId === poolId);
+  if (caller === undefined) return;
+  throw new CliUsageError({
+    message: `--worker-pool ${ref}: ${callerProblem(caller)}; pin another pool or leave --worker-pool out`,
+    flag: '--worker-pool',
+    expected: 'a pool other than the caller',
+  });
+}
+
 /** A short elapsed time for progress lines: `0.4s`, `12.0s`, then pacing's `2m`, `1h 5m`. */
 export function formatElapsed(ms: number): string {
   const clamped = Math.max(0, ms);
@@ -131,6 +146,7 @@ export async function runCommand(
       plan.workerPool === undefined
         ? undefined
         : { poolId: runtime.home.resolvePoolRef(plan.workerPool), source: '--worker-pool' as const };
+    if (pin !== undefined) await refuseCallerPin(runtime, plan.workerPool!, pin.poolId);
     if (options.dryRun) {
       await dryRun(context, runtime, plan, pin, options);
       return;

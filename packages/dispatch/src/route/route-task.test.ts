@@ -76,6 +76,32 @@ describe('routeTask over a real home', () => {
     }
   });
 
+  it('a pin on the caller is no pick: unavailable, saying why', async () => {
+    const runtime = await runtimeFor(
+      [
+        { account: 'a', windows: [{ kind: 'weekly', usedPct: 0, resetsInMin: 5040 }] },
+        { account: 'b', windows: [{ kind: 'weekly', usedPct: 40, resetsInMin: 5040 }] },
+      ],
+      { BULLSWARM_POOL: 'sim:a' },
+    );
+    try {
+      const { decision } = await routeTask(runtime, {
+        lane: 'analyze',
+        tier: 'medium',
+        kind: 'single-run',
+        pin: { poolId: 'sim:a', source: '--worker-pool' },
+      });
+      expect(decision.poolId).toBeNull();
+      expect(decision.noPoolKind).toBe('unavailable');
+      expect(decision.reason).toBe(
+        'pinned to sim:a (--worker-pool): it is the caller (BULLSWARM_POOL=sim:a): ' +
+          'the agent CLI that invoked bullswarm is never a pool of its own run',
+      );
+    } finally {
+      runtime.close();
+    }
+  });
+
   it('charges work in the shared ledger against its pool', async () => {
     const runtime = await runtimeFor([
       { account: 'a', windows: [{ kind: 'weekly', usedPct: 20, resetsInMin: 5040 }] },

@@ -42,7 +42,7 @@ export function routeSettings(runtime: BullswarmRuntime): RouteSettings {
  * pacing. Every pick reads the live meters: nothing from a pool's past benches it.
  *
  * A pin skips pacing's `excludedPools` (the operator chose the pool), but not hard eligibility: a
- * pinned pool that cannot run anything (its connector is not installed) is no pick — the decision
+ * pinned pool that cannot run anything (its connector is not installed, or it is the caller) is no pick — the decision
  * says `pinned to <label> (<source>): connector <id> is not installed`, kind `excluded`, so the
  * task comes back `unavailable`, as the same pool unpinned would be left out.
  */
@@ -79,7 +79,11 @@ export function routeOverSnapshots(
     seen.add(poolId);
   }
   if (task.pin !== undefined) {
-    const problem = snapshots.details.get(task.pin.poolId)?.problem;
+    const pinnedCaller = callers.find((caller) => caller.poolId === task.pin!.poolId);
+    const problem =
+      pinnedCaller === undefined
+        ? snapshots.details.get(task.pin.poolId)?.problem
+        : callerProblem(pinnedCaller);
     if (problem !== undefined)
       return { decision: pinnedUnusable(runtime, snapshots, task, problem), snapshots, callers };
   }
@@ -90,6 +94,11 @@ export function routeOverSnapshots(
     settings: routeSettings(runtime),
   });
   return { decision, snapshots, callers };
+}
+
+/** Why a pin on the caller is no pick (routing.md, "The caller"). */
+export function callerProblem(caller: CallerPool): string {
+  return `it is the caller (${caller.evidence}): the agent CLI that invoked bullswarm is never a pool of its own run`;
 }
 
 /**

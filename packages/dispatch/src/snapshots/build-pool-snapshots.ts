@@ -220,6 +220,14 @@ export function poolMeterRequest(
   };
 }
 
+/**
+ * What dispatch knows about each pool of the home without reading a meter or the ledger (its
+ * `inflight` is empty): enough to tell which pool is the caller before anything is opened.
+ */
+export function describePools(runtime: BullswarmRuntime): Map<string, PoolDetail> {
+  return new Map(runtime.state.pools.map((pool) => [pool.id, describePool(runtime, pool, [])]));
+}
+
 function describePool(
   runtime: BullswarmRuntime,
   pool: StatePool,

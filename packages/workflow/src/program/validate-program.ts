@@ -37,6 +37,11 @@ export interface ValidateProgramOptions {
   readonly programDir?: string;
   /** Reads a prompt file (default `fs.readFileSync(path, 'utf8')`). */
   readonly readFile?: (path: string) => string;
+  /**
+   * The automatic retries of every step that does not set its own `retryAttempts` (`workflow goal
+   * --retry-attempts`): wins over `settings.retryAttempts`. 0 to `MAX_RETRY_ATTEMPTS`.
+   */
+  readonly retryAttempts?: number;
 }
 
 /** The result of {@link validateProgram}. */
@@ -387,7 +392,11 @@ export function validateProgram(json: unknown, options: ValidateProgramOptions =
     if (problems.length === 0) add('$', 'invalid-field', 'the program is not valid');
     return { ok: false, problems };
   }
-  return { ok: true, program: resolveProgram(parsed.data, topo.order, deps, promptTexts), problems: [] };
+  return {
+    ok: true,
+    program: resolveProgram(parsed.data, topo.order, deps, promptTexts, options.retryAttempts),
+    problems: [],
+  };
 }
 
 function shellMessage(raw: string): string {
@@ -519,9 +528,10 @@ function resolveProgram(
   order: readonly number[],
   deps: readonly (readonly number[])[],
   promptTexts: ReadonlyMap<number, string>,
+  retryOverride: number | undefined,
 ): WorkflowProgram {
   const levels = dependencyLevels(deps, order);
-  const retryDefault = data.settings?.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS;
+  const retryDefault = retryOverride ?? data.settings?.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS;
   const steps = data.steps.map((step, index): WorkflowStep => {
     const lane = (step.lane ?? 'analyze') as Lane;
     let forEach: StepForEach | undefined;

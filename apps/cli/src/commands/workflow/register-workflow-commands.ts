@@ -39,6 +39,10 @@ export function registerWorkflowCommands(
       '--concurrency <n>',
       'steps in flight across the run (default: the program’s settings.concurrency, 4)',
     )
+    .option(
+      '--retry-attempts <n>',
+      'automatic retries of a failed step that sets none itself: 0 to 5 (default: the program’s settings.retryAttempts, 1)',
+    )
     .option('--cwd <dir>', 'the work tree the steps run in (default: the current directory)')
     .option('--dry-run', 'print the pool each step would get now and why; spawn nothing')
     .option('--json', 'print only the machine report (report.json) at the end')
@@ -50,6 +54,7 @@ export function registerWorkflowCommands(
           'bullswarm workflow goal examples/workflows/docs-write-review.json',
           'bullswarm workflow goal review.json --input base=main --concurrency 8',
           'bullswarm workflow goal review.json --dry-run',
+          'bullswarm workflow goal review.json --retry-attempts 0',
         ),
     )
     .action(async (file: string, _options, command: Command) => {

@@ -293,6 +293,25 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     });
   });
 
+  it('--retry-attempts sets the retries of every step that sets none (default 1), 0 to 5', async () => {
+    const h = workflowHome([
+      { connector: 'sim', account: 'a', windows: weekly(10), scenario: { default: 'crash' } },
+    ]);
+    const file = h.write('p.json', { schemaVersion: V, steps: [{ id: 'try', prompt: 'Try' }] });
+    const attempts = async (flags: string[]) => {
+      const result = await h.run(['workflow', 'goal', file, '--json', ...flags]);
+      expect(result.exitCode).toBe(1);
+      const report = JSON.parse(result.stdout);
+      return report.steps[0].attempts as number;
+    };
+    expect(await attempts([])).toBe(2);
+    expect(await attempts(['--retry-attempts', '0'])).toBe(1);
+    expect(await attempts(['--retry-attempts', '3'])).toBe(4);
+    const bad = await h.run(['workflow', 'goal', file, '--retry-attempts', '6']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--retry-attempts "6" is not valid: expected a whole number from 0 to 5');
+  });
+
   it('--dry-run prints the pool each step would get and why', async () => {
     const h = workflowHome([
       { connector: 'sim', account: 'a', windows: weekly(10) },

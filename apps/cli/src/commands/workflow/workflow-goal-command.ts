@@ -12,6 +12,7 @@ export interface WorkflowGoalOptions {
   readonly input?: readonly string[];
   readonly workerPool?: string;
   readonly concurrency?: string;
+  readonly retryAttempts?: string;
   readonly cwd?: string;
   readonly dryRun?: boolean;
   readonly json?: boolean;
@@ -26,9 +27,13 @@ export async function loadProgramForHome(
   runtime: BullswarmRuntime,
   file: string,
   json: boolean,
+  retryAttempts?: number,
 ): Promise<{ program: WorkflowProgram; filePath: string }> {
   const { validateProgramFile, homeValidationNames } = await import('@bullswarm/workflow');
-  const result = validateProgramFile(resolve(context.io.cwd, file), homeValidationNames(runtime));
+  const result = validateProgramFile(resolve(context.io.cwd, file), {
+    ...homeValidationNames(runtime),
+    ...(retryAttempts === undefined ? {} : { retryAttempts }),
+  });
   if (!result.ok) {
     if (json) printJson(context, { ok: false, file: result.filePath, problems: result.problems });
     else printProblems(context, result.filePath, result.problems);
@@ -58,10 +63,25 @@ export async function workflowGoalCommand(
           1,
           (await import('@bullswarm/workflow')).MAX_CONCURRENCY,
         );
+  const retryAttempts =
+    options.retryAttempts === undefined
+      ? undefined
+      : parseWholeNumber(
+          options.retryAttempts,
+          '--retry-attempts',
+          0,
+          (await import('@bullswarm/workflow')).MAX_RETRY_ATTEMPTS,
+        );
   const cwd = resolve(context.io.cwd, options.cwd ?? '.');
   const runtime = await openCliRuntime(context, { createStore: !options.dryRun });
   try {
-    const { program, filePath } = await loadProgramForHome(context, runtime, file, options.json === true);
+    const { program, filePath } = await loadProgramForHome(
+      context,
+      runtime,
+      file,
+      options.json === true,
+      retryAttempts,
+    );
     const workflow = await import('@bullswarm/workflow');
     if (options.dryRun) {
       const planned = await withCliErrors(() =>
