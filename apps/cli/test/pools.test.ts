@@ -113,7 +113,15 @@ describe('bullswarm pools', () => {
       urgency: null,
       state: 'ready',
       states: ['ready'],
+      // The candidate-row numbers, as run --json prints them.
+      estimateSource: 'bootstrap',
+      nearFiveHourPenalty: false,
+      forecastOverLimit: false,
+      forecastGated: false,
+      draining: false,
     });
+    expect(acme.effectiveSurplus).toBeCloseTo(35.6, 6);
+    expect(acme.forecastFiveHourPct).toBeGreaterThanOrEqual(15);
     expect(acme.pace).toBeCloseTo(35.6, 6);
     expect(acme.elapsedPct).toBeCloseTo(65.6, 6);
     expect(acme.fiveHour).toMatchObject({ usedPct: 15, projectedPct: 15 });
@@ -273,6 +281,12 @@ describe('bullswarm pools', () => {
             { kind: 'weekly', usedPct: 50, resetsInMin: 600 },
           ],
         },
+        // Expiring soon but draining: its forecast is past 95% and ahead of its clock.
+        {
+          connector: 'sim',
+          account: 'drain',
+          windows: [{ kind: 'weekly', usedPct: 99.5, resetsInMin: 600 }],
+        },
       ],
     });
     const result = await bullswarm(['pools'], { home, env: nowEnv(NOW) });
@@ -287,6 +301,9 @@ describe('bullswarm pools', () => {
       /monthly used 60% elapsed 93.3% surplus=33.3 .* resets in 2d 0h EXPIRING-SOON urgency=500$/,
     );
     expect(line('sim:both')).toMatch(/ NEAR-5H-LIMIT resets in 10h 0m EXPIRING-SOON urgency=/);
+    expect(line('sim:drain')).toMatch(
+      / surplus=-5\.5 inflight=0 .*resets in 10h 0m DRAINING weekly used 99\.5%$/,
+    );
     expect(line('gone:x')).toMatch(
       /^gone:x +cost=- lanes=analyze\/build\/chore unmetered surplus=- inflight=0 UNAVAILABLE \(connector gone is not installed\)$/,
     );
@@ -301,6 +318,8 @@ describe('bullswarm pools', () => {
     const both = json.pools.find((p: { id: string }) => p.id === 'sim:both');
     expect(both.states).toEqual(['near-5h-limit', 'expiring-soon']);
     expect(both.expiringSoon).toBe(true);
+    const drain = json.pools.find((p: { id: string }) => p.id === 'sim:drain');
+    expect(drain).toMatchObject({ state: 'draining', states: ['draining'], draining: true });
   });
 
   it('projects the 5-hour reading with in-flight work at the measured rate (5h=<reading>%-><projected>%)', async () => {

@@ -34,6 +34,13 @@ function view(overrides: Partial<PoolView> = {}): PoolView {
     inflightCharge: 0,
     fiveHour: null,
     spendRates: {},
+    effectiveSurplus: 10,
+    forecastFiveHourPct: null,
+    estimateSource: 'bootstrap',
+    nearFiveHourPenalty: false,
+    forecastOverLimit: false,
+    forecastGated: false,
+    draining: false,
     expiringSoon: false,
     urgency: null,
     resetsInMinutes: null,
@@ -152,6 +159,11 @@ describe('formatStateColumn', () => {
       'near-limit and expiring combine',
       { states: ['near-5h-limit', 'expiring-soon'], resetsInMinutes: 600, urgency: 123.45 },
       'NEAR-5H-LIMIT resets in 10h 0m EXPIRING-SOON urgency=123.5',
+    ],
+    [
+      'draining, never a negative urgency',
+      { states: ['draining'], resetsInMinutes: 600, usedPct: 99.5, urgency: -58.3 },
+      'resets in 10h 0m DRAINING weekly used 99.5%',
     ],
   ])('%s', (_label, overrides, expected) => {
     expect(formatStateColumn(view(overrides))).toBe(expected);

@@ -63,7 +63,9 @@ export function formatFiveHourColumn(view: PoolView): string | null {
  *   stand alone (nothing else matters for a pool that cannot be picked);
  * - `BURST-GATED <window> until <time>` (each spent window, comma-separated) stands alone too;
  * - otherwise `NEAR-5H-LIMIT` and `resets in <dur> EXPIRING-SOON urgency=<n>` are both printed
- *   when both apply (near-limit first: it is the more immediate constraint);
+ *   when both apply (near-limit first: it is the more immediate constraint); a draining pool
+ *   (forecast at 95% or more of its pacing window, ahead of its clock) shows `DRAINING <window>
+ *   <forecast>%` instead of EXPIRING-SOON: routing ranks it last, not on urgency;
  * - `ready` when nothing applies.
  */
 export function formatStateColumn(view: PoolView, colors: Colors = createColors(false)): string {
@@ -77,6 +79,10 @@ export function formatStateColumn(view: PoolView, colors: Colors = createColors(
   }
   const parts: string[] = [];
   if (view.states.includes('near-5h-limit')) parts.push(colors.yellow('NEAR-5H-LIMIT'));
+  if (view.states.includes('draining')) {
+    const resets = view.resetsInMinutes === null ? '' : `resets in ${formatDuration(view.resetsInMinutes)} `;
+    parts.push(colors.yellow(`${resets}DRAINING ${view.pacingWindow} used ${formatPct(view.usedPct)}`));
+  }
   if (view.states.includes('expiring-soon')) {
     const resets = view.resetsInMinutes === null ? '' : `resets in ${formatDuration(view.resetsInMinutes)} `;
     parts.push(colors.magenta(`${resets}EXPIRING-SOON urgency=${formatCompact(view.urgency ?? 0)}`));

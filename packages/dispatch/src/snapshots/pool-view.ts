@@ -46,6 +46,8 @@ export interface PoolViewSpentWindow {
  * - `disabled`: never a candidate;
  * - `burst-gated`: a 5-hour, weekly or monthly window at 100% until it resets;
  * - `near-5h-limit`: the 5-hour reading is at or above 75% (a soft penalty, never a cutoff);
+ * - `draining`: the pacing window's forecast is at 95% or more and ahead of its clock: routing
+ *   ranks it last, whether or not the window also resets soon (it is then not `expiring-soon`);
  * - `expiring-soon`: the pacing window resets soon with quota left (ranked on urgency);
  * - `ready`: none of the above.
  */
@@ -54,6 +56,7 @@ export type PoolState =
   | 'disabled'
   | 'burst-gated'
   | 'near-5h-limit'
+  | 'draining'
   | 'expiring-soon'
   | 'ready';
 
@@ -101,6 +104,19 @@ export interface PoolView {
     readonly elapsedPct: number | null;
   } | null;
   readonly spendRates: SpendRates;
+  /**
+   * The candidate-row numbers routing ranks this pool on, for a medium-tier task of its first lane
+   * (the same `buildCandidateRow` as `run --json`'s candidates): pace minus charges, the 5-hour
+   * forecast with such a task, where its duration estimate came from, and the 5-hour flags.
+   */
+  readonly effectiveSurplus: number;
+  readonly forecastFiveHourPct: number | null;
+  readonly estimateSource: 'recorded' | 'bootstrap';
+  readonly nearFiveHourPenalty: boolean;
+  readonly forecastOverLimit: boolean;
+  readonly forecastGated: false;
+  /** Forecast >= 95% of the pacing window and above its elapsed share: ranked last. */
+  readonly draining: boolean;
   readonly expiringSoon: boolean;
   readonly urgency: number | null;
   /** Minutes until the pacing window resets; null when unknown. */
@@ -177,7 +193,8 @@ function buildPoolView(
   if (!pool.enabled) states.push('disabled');
   if (spent !== null) states.push('burst-gated');
   if (row.nearFiveHourLimit) states.push('near-5h-limit');
-  if (row.expiringSoon) states.push('expiring-soon');
+  if (row.draining) states.push('draining');
+  else if (row.expiringSoon) states.push('expiring-soon');
   if (states.length === 0) states.push('ready');
 
   const meter = pool.meter;
@@ -219,6 +236,13 @@ function buildPoolView(
             elapsedPct: row.fiveHourElapsedPct,
           },
     spendRates: pool.spendRates,
+    effectiveSurplus: row.effectiveSurplus,
+    forecastFiveHourPct: row.forecastFiveHourPct,
+    estimateSource: row.estimateSource,
+    nearFiveHourPenalty: row.nearFiveHourPenalty,
+    forecastOverLimit: row.forecastOverLimit,
+    forecastGated: row.forecastGated,
+    draining: row.draining,
     expiringSoon: row.expiringSoon,
     urgency: row.urgency,
     resetsInMinutes: row.resetsInMinutes,

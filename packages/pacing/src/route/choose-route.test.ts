@@ -843,3 +843,15 @@ describe('bad input', () => {
     expect(() => chooseRoute(input as never)).toThrow(/^Invalid input: expected an object/);
   });
 });
+
+describe('an unknown surplus is never shown as 0', () => {
+  it('most-behind, tier assignment and the metered list print `-` for a pool without a known pace', () => {
+    const blind = makePool('blind', { windows: [meterWindow('weekly', 40, null)] });
+    expect(pick([blind]).reason).toBe('most-behind capable pool (surplus -)');
+    expect(pick([blind], analyze, { assignments: { medium: 'blind' } }).reason).toBe(
+      'tier assignment: blind for medium (strategy assign) · surplus -',
+    );
+    const free = makePool('free', { models: { medium: freeModel('f/free') } });
+    expect(pick([free, blind]).reason).toContain('metered pools ranked below free: blind -');
+  });
+});

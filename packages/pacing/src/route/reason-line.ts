@@ -60,14 +60,18 @@ export function formatPinClause(
  */
 export function formatFreeClause(
   chosen: Pick<CandidateRow, 'poolLabel' | 'model' | 'fiveHourUsedPct' | 'inflight'>,
-  metered: readonly Pick<CandidateRow, 'poolLabel' | 'effectiveSurplus'>[],
+  metered: readonly Pick<CandidateRow, 'poolLabel' | 'effectiveSurplus' | 'pace'>[],
 ): string {
   const parts = [`free model ${chosen.model ?? 'CLI default'}`];
   if (chosen.fiveHourUsedPct !== null) parts.push(`5h used ${formatFixed1(chosen.fiveHourUsedPct)}%`);
   parts.push(`${chosen.inflight} in flight`);
   const head = `free pool first: ${chosen.poolLabel} (${parts.join(', ')})`;
   if (metered.length === 0) return head;
-  const below = joinCapped(metered, (row) => `${row.poolLabel} ${formatFixed1(row.effectiveSurplus)}`, ', ');
+  const below = joinCapped(
+    metered,
+    (row) => `${row.poolLabel} ${row.pace === null ? '-' : formatFixed1(row.effectiveSurplus)}`,
+    ', ',
+  );
   return `${head} · metered pools ranked below free: ${below}`;
 }
 
@@ -85,17 +89,25 @@ export function formatUrgentClause(
   );
 }
 
-/** `tier assignment: codex for high (strategy assign) · surplus 12.3` (effective surplus). */
-export function formatAssignmentClause(
-  row: Pick<CandidateRow, 'poolLabel' | 'effectiveSurplus'>,
-  tier: EffortTier,
-): string {
-  return `tier assignment: ${row.poolLabel} for ${tier} (strategy assign) · surplus ${formatCompact(row.effectiveSurplus)}`;
+/**
+ * The effective surplus of a row as a reason line prints it: `-` when the pool's pace is unknown
+ * (unmetered, or no reset known), as `bullswarm pools` prints `surplus=-` — never a made-up 0.
+ */
+export function formatEffectiveSurplus(row: Pick<CandidateRow, 'effectiveSurplus' | 'pace'>): string {
+  return row.pace === null ? '-' : formatCompact(row.effectiveSurplus);
 }
 
-/** `most-behind capable pool (surplus 40)` (effective surplus). */
-export function formatMostBehindClause(row: Pick<CandidateRow, 'effectiveSurplus'>): string {
-  return `most-behind capable pool (surplus ${formatCompact(row.effectiveSurplus)})`;
+/** `tier assignment: codex for high (strategy assign) · surplus 12.3` (effective surplus). */
+export function formatAssignmentClause(
+  row: Pick<CandidateRow, 'poolLabel' | 'effectiveSurplus' | 'pace'>,
+  tier: EffortTier,
+): string {
+  return `tier assignment: ${row.poolLabel} for ${tier} (strategy assign) · surplus ${formatEffectiveSurplus(row)}`;
+}
+
+/** `most-behind capable pool (surplus 40)` (effective surplus; `-` when the pace is unknown). */
+export function formatMostBehindClause(row: Pick<CandidateRow, 'effectiveSurplus' | 'pace'>): string {
+  return `most-behind capable pool (surplus ${formatEffectiveSurplus(row)})`;
 }
 
 /** `last mile: claude-code:acme 88.1% of 5h, a limit mid-attempt goes back to the caller`. */
