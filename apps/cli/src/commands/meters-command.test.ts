@@ -26,6 +26,13 @@ describe('manualWindows (meters set)', () => {
     });
   });
 
+  it('a used share above 100% is refused: a reading typed by hand is 0 to 100', () => {
+    expect(() => manualWindows({ weekly: '150' })).toThrow(
+      '--weekly "150" is not valid: expected a percentage such as 42 or 87.5 (0 to 100)',
+    );
+    expect(manualWindows({ weekly: '100' })[0]?.usedPct).toBe(100);
+  });
+
   it('no window at all is a usage error naming the three flags', () => {
     expect(() => manualWindows({})).toThrow(
       'meters set needs at least one of --5h <pct>, --weekly <pct>, --monthly <pct>',

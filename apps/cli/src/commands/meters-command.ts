@@ -65,7 +65,7 @@ export function manualWindows(options: MetersSetOptions): MeterWindow[] {
     const resetsAt = resets.get(kind);
     windows.push({
       kind,
-      usedPct: parsePct(value, flag),
+      usedPct: parsePct(value, flag, 100),
       windowMinutes: DEFAULT_WINDOW_MINUTES[kind],
       ...(resetsAt === undefined ? {} : { resetsAt }),
     });

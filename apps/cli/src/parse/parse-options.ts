@@ -39,14 +39,18 @@ export function parseWholeNumber(value: string, flag: string, min = 0, max?: num
   return Number(value);
 }
 
-/** A percentage >= 0 (values above 100 are kept: providers over-report). */
-export function parsePct(value: string, flag: string): number {
+/**
+ * A percentage >= 0 (values above 100 are kept: providers over-report), or from 0 to `max` when
+ * given (a reading typed by hand: `meters set --weekly 150` is a typo, not a reading).
+ */
+export function parsePct(value: string, flag: string, max?: number): number {
   const n = Number(value.trim().replace(/%$/, ''));
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (max !== undefined && n > max)) {
+    const range = max === undefined ? '0 or more' : `0 to ${max}`;
     throw new CliUsageError({
-      message: `${flag} "${value}" is not valid: expected a percentage such as 42 or 87.5 (0 or more)`,
+      message: `${flag} "${value}" is not valid: expected a percentage such as 42 or 87.5 (${range})`,
       flag,
-      expected: 'a percentage >= 0',
+      expected: max === undefined ? 'a percentage >= 0' : `a percentage from 0 to ${max}`,
     });
   }
   return n;
