@@ -133,7 +133,9 @@ describe('bullswarm setup', () => {
       env: { PATH: join(root, 'empty'), HOME: root },
     });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain('no agent CLIs found on PATH');
+    expect(result.stdout).toMatch(/no agent CLIs found on PATH \(looked for [^)]*\bclaude\b[^)]*\bcodex\b/);
+    expect(result.stdout).toContain('`bullswarm demo`');
+    expect(result.stdout).toContain('`bullswarm pools add <connector>[:<account>] --command <path>`');
   });
 
   const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;

@@ -59,8 +59,13 @@ export async function setupCommand(context: CommandContext, options: SetupOption
     const connectors = [...runtime.connectors.values()].sort((a, b) =>
       a.connectorId < b.connectorId ? -1 : 1,
     );
+    const lookedFor: string[] = [];
     for (const connector of connectors) {
       if (!connector.detect) continue;
+      lookedFor.push(
+        (connector as { manifest?: { detect?: { binary?: string } } }).manifest?.detect?.binary ??
+          connector.connectorId,
+      );
       const detection = await connector.detect({
         path: context.io.env.PATH ?? '',
         userHome: runtime.userHome,
@@ -90,7 +95,7 @@ export async function setupCommand(context: CommandContext, options: SetupOption
     );
     const plan = { found, create: toCreate.map((c) => c.poolId), skipped };
 
-    if (!options.json) printPlan(context, found, toCreate.length);
+    if (!options.json) printPlan(context, found, toCreate.length, lookedFor);
     for (const skip of skipped) {
       context.io.err(
         `${context.errColors.yellow('warning')}: not creating pool ${skip.poolId}: "${skip.poolId}" is the label of pool ${skip.labelOf}, and a label is never another pool's id; change it with \`bullswarm pools label ${skip.labelOf} <new-label>\` (or \`--clear\`), then run setup again\n`,
@@ -149,9 +154,17 @@ export async function setupCommand(context: CommandContext, options: SetupOption
   });
 }
 
-function printPlan(context: CommandContext, found: readonly SetupCandidate[], creating: number): void {
+function printPlan(
+  context: CommandContext,
+  found: readonly SetupCandidate[],
+  creating: number,
+  lookedFor: readonly string[],
+): void {
   if (found.length === 0) {
-    context.io.out('no agent CLIs found on PATH (looked for every connector that can detect its CLI)\n');
+    context.io.out(
+      `no agent CLIs found on PATH (looked for ${[...new Set(lookedFor)].join(', ')})\n` +
+        'try the simulated pools with `bullswarm demo`, or add a pool by hand with `bullswarm pools add <connector>[:<account>] --command <path>`\n',
+    );
     return;
   }
   const rows = found.map((c) => [
