@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@bullswarm/store';
+import { git } from '@bullswarm/swarm';
 import {
   CHROMIUM_FLAGS,
   nowEnv,
@@ -155,6 +156,57 @@ describe.runIf(runChromiumTests())('bullswarm dashboard in a real browser', () =
     const goal = await run(['workflow', 'goal', program, '--json']);
     expect(goal.exitCode).toBe(1);
     workflowRunId = JSON.parse(goal.stdout).runId;
+
+    // Swarm records: a plan in a repository, its lead handed over (epoch 2), a lease, a notice and
+    // an escalation, as the swarm commands write them.
+    const repo = join(root, 'repo');
+    mkdirSync(join(repo, 'plans', 'p1'), { recursive: true });
+    git(repo, ['init', '-q', '-b', 'main']);
+    git(repo, ['config', 'user.email', 't@example.invalid']);
+    git(repo, ['config', 'user.name', 't']);
+    writeFileSync(
+      join(repo, 'plans', 'p1', 'plan.json'),
+      JSON.stringify({
+        schema: 'bullswarm-plan/v1',
+        id: 'p1',
+        contract: { goal: 'ship the parser' },
+        tasks: [{ id: 'cli' }, { id: 'docs', dependsOn: ['cli'] }],
+      }),
+    );
+    git(repo, ['add', '-A']);
+    git(repo, ['commit', '-q', '-m', 'plan']);
+    const swarm = async (args: string[]) => {
+      const result = await bullswarm(args, { home, env, cwd: repo });
+      expect(result, args.join(' ')).toMatchObject({ exitCode: 0 });
+    };
+    await swarm([
+      'lead',
+      'claim',
+      '--plan',
+      'p1',
+      '--lanes',
+      'lane-a,lane-b',
+      '--succession',
+      'deputy',
+      '--as',
+      'boss',
+    ]);
+    await swarm(['lead', 'handover', 'deputy', '--plan', 'p1', '--as', 'boss']);
+    await swarm(['agent', 'register', 'deputy', '--pool', 'team-behind']);
+    await swarm(['lease', 'flaky', '--to', 'lane-a', '--owner', 'deputy']);
+    await swarm(['notify', 'lead', '--plan', 'p1', '--as', 'lane-a', 'cli done capacity=ok 95% @flaky']);
+    await swarm([
+      'escalate',
+      '--class',
+      'C1',
+      '--plan',
+      'p1',
+      '--task',
+      'docs',
+      '--as',
+      'lane-b',
+      'production deploy needed',
+    ]);
 
     server = startBullswarm(['dashboard', '--port', '0'], { home, env, cwd: work });
     url = await new Promise<string>((resolve, reject) => {
@@ -330,6 +382,25 @@ describe.runIf(runChromiumTests())('bullswarm dashboard in a real browser', () =
     await shot('workflow');
     const shown = await run(['workflow', 'show', workflowRunId, '--json']);
     expect(JSON.parse(shown.stdout)).toMatchObject({ outcome: 'ok' });
+    // The restart button of a step runs it again (a POST carrying the token).
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('[data-restart="summary"]') as HTMLButtonElement | null)?.disabled === false,
+      null,
+      { timeout: PAGE_WAIT_MS },
+    );
+    await page.click('[data-restart="summary"]');
+    const restarted = async () => {
+      const report = JSON.parse((await run(['workflow', 'show', workflowRunId, '--json'])).stdout);
+      return report.steps.find((step: { id: string }) => step.id === 'summary');
+    };
+    const deadline = Date.now() + PAGE_WAIT_MS;
+    let summary = await restarted();
+    while (summary.attempts < 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      summary = await restarted();
+    }
+    expect(summary).toMatchObject({ status: 'ok', attempts: 2 });
   });
 
   it('Swarm shows plans, leases, capacity verdicts and notices', async () => {
@@ -339,7 +410,26 @@ describe.runIf(runChromiumTests())('bullswarm dashboard in a real browser', () =
     expect(await page.locator('table[aria-label="Capacity verdicts"]').textContent()).toMatch(
       /team-behind.*OK/,
     );
-    expect(await page.locator('main').textContent()).toMatch(/no plan has a lead record/);
+    const plan = page.locator('section[aria-label^="plan "]');
+    expect(await plan.count()).toBe(1);
+    const planText = (await plan.textContent()) ?? '';
+    expect(planText).toMatch(/Leaddeputy · epoch 2/);
+    expect(planText).toMatch(/Succession.*lane-a \(lane\)/);
+    expect(planText).toMatch(/Open escalations1/);
+    expect(await plan.locator('table[aria-label^="tasks of"] tbody tr').allTextContents()).toEqual([
+      expect.stringMatching(/^cliREADY/),
+      expect.stringMatching(/^docsBLOCKED.*escalation #1/),
+    ]);
+    expect(await plan.locator('table[aria-label^="escalations of"]').textContent()).toMatch(
+      /C1docsOPENproduction deploy needed/,
+    );
+    expect(await page.locator('table[aria-label="Leases"] tbody').textContent()).toMatch(
+      /^flakylane-adeputy/,
+    );
+    expect(await page.locator('table[aria-label="Notices"] tbody').textContent()).toMatch(
+      /cli done capacity=ok/,
+    );
+    expect(await page.locator('table[aria-label="Agents"] tbody').textContent()).toMatch(/deputy/);
     await shot('swarm');
   });
 
@@ -359,5 +449,51 @@ describe.runIf(runChromiumTests())('bullswarm dashboard in a real browser', () =
 
   it('the browser console shows no errors', () => {
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+describe('bullswarm dashboard (no browser)', () => {
+  it('exits 2 naming --port for a bad port, and prints help with examples', async () => {
+    const bad = await bullswarm(['dashboard', '--port', 'http']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--port/);
+    expect((await bullswarm(['dashboard', '--port', '70000'])).exitCode).toBe(2);
+    const help = await bullswarm(['dashboard', '--help']);
+    expect(help.stdout).toMatch(/bullswarm dashboard --port 0 --open/);
+  });
+
+  it('warns on a non-loopback --host, and stops on SIGTERM', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'bullswarm-dashboard-host-'));
+    try {
+      writeTestHome(home, {
+        now: NOW,
+        pools: [{ account: 'a', windows: [{ kind: 'weekly', usedPct: 10 }] }],
+      });
+      const server = startBullswarm(['dashboard', '--host', '0.0.0.0', '--port', '0'], {
+        home,
+        env: nowEnv(NOW),
+      });
+      let out = '';
+      let err = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL: ${out} ${err}`)), PAGE_WAIT_MS);
+        server.stderr!.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+        });
+        server.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (/bullswarm dashboard: http:\/\/0\.0\.0\.0:\d+\/\?token=/.test(out)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      server.kill('SIGTERM');
+      const result = await server;
+      expect(result.exitCode).toBe(0);
+      expect(err).toMatch(/warning: --host 0\.0\.0\.0 is not a loopback address/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

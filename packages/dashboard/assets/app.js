@@ -526,7 +526,7 @@
                       { title: '#', num: true, cell: (e) => e.id },
                       { title: 'Class', cell: (e) => e.class },
                       { title: 'Task', cell: (e) => e.task || '(plan)' },
-                      { title: 'State', cell: (e) => stateWord(e.answeredAt ? 'done' : 'blocked') },
+                      { title: 'State', cell: (e) => stateWord(e.answeredAt ? 'answered' : 'open') },
                       { title: 'Text', cell: (e) => e.text },
                       { title: 'Answer', cell: (e) => e.answer || '-' },
                     ],
@@ -539,7 +539,7 @@
           h('h2', {}, 'Leases'),
           table(
             [
-              { title: 'Pool', cell: (l) => l.poolId },
+              { title: 'Pool', cell: (l) => l.poolLabel },
               { title: 'Holder', cell: (l) => l.holder },
               { title: 'Granted by', cell: (l) => l.owner },
               { title: 'Task', cell: (l) => l.task || '-' },

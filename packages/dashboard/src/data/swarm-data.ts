@@ -47,7 +47,7 @@ export async function swarmJson(source: DashboardSource) {
   const notices = swarm.notices.list();
   return {
     plans,
-    leases: swarm.leases.list(),
+    leases: swarm.leases.list().map((lease) => ({ ...lease, poolLabel: runtime.label(lease.poolId) })),
     agents: swarm.agents.list(),
     notices: notices.slice(Math.max(0, notices.length - NOTICES_LISTED)).reverse(),
     capacity: await capacityRows(source),
