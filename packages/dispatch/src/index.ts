@@ -27,6 +27,13 @@ export { type GuardedWork, guardInFlight } from './dispatch/interrupt-guard';
 export * from './dispatch/watchdog-settings';
 export * from './errors';
 export * from './events/jsonl-event-writer';
+export {
+  DEFAULT_GATE_TIMEOUT_SEC,
+  GATE_KILL_GRACE_MS,
+  type GateResult,
+  type RunGateOptions,
+  runGate,
+} from './gates/run-gate';
 export * from './probe/probe-free-model';
 // Runtime, snapshots and routing: also the light `@bullswarm/dispatch/routing` entry.
 export * from './routing';

@@ -1,3 +1,4 @@
+import { styleText } from 'node:util';
 import type { CliIo } from '../cli/cli-io';
 
 /** ANSI styles used by the CLI; each is the identity when colour is off. */
@@ -12,10 +13,20 @@ export interface Colors {
   readonly cyan: (text: string) => string;
 }
 
-const wrap =
-  (open: number, close: number) =>
+type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'magenta' | 'cyan';
+
+/**
+ * A style through Node's `util.styleText`. The decision to colour is {@link shouldColor}'s, so
+ * Node's own stream check (Node 22+) is turned off: the text is styled whenever colour is on.
+ */
+const style =
+  (format: Style) =>
   (text: string): string =>
-    `\u001b[${open}m${text}\u001b[${close}m`;
+    (styleText as (format: Style, text: string, options?: { validateStream?: boolean }) => string)(
+      format,
+      text,
+      { validateStream: false },
+    );
 
 const identity = (text: string): string => text;
 
@@ -46,12 +57,12 @@ export function createColors(enabled: boolean): Colors {
   }
   return {
     enabled,
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39),
-    magenta: wrap(35, 39),
-    cyan: wrap(36, 39),
+    bold: style('bold'),
+    dim: style('dim'),
+    red: style('red'),
+    green: style('green'),
+    yellow: style('yellow'),
+    magenta: style('magenta'),
+    cyan: style('cyan'),
   };
 }

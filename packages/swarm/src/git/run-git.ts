@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { GitStateError } from '../errors/git-state-error';
 
 /** The result of one git command. */
@@ -18,19 +18,26 @@ export function tryGit(cwd: string, args: readonly string[]): GitResult {
   delete env.GIT_DIR;
   delete env.GIT_WORK_TREE;
   delete env.GIT_INDEX_FILE;
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
-  if (result.error) {
+  const result = execaSync('git', [...args], {
+    cwd,
+    env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    stripFinalNewline: false,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.exitCode === undefined && result.signal === undefined) {
+    const cause = result.cause as NodeJS.ErrnoException | undefined;
     throw new GitStateError({
       directory: cwd,
       command: `git ${args.join(' ')}`,
       problem:
-        (result.error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'git is not installed or not on PATH'
-          : result.error.message,
-      cause: result.error,
+        cause?.code === 'ENOENT' ? 'git is not installed or not on PATH' : String(result.originalMessage),
+      ...(cause === undefined ? {} : { cause }),
     });
   }
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return { status: result.exitCode ?? null, stdout: result.stdout, stderr: result.stderr };
 }
 
 /**

@@ -1,11 +1,10 @@
 export { unitFingerprint } from './fingerprint';
-export { createFilesMatcher, globToRegExp } from './glob-match';
+export { createFilesMatcher } from './glob-match';
 export { homeValidationNames } from './home-names';
 export { itemLabel } from './item-label';
 export { Limiter } from './limiter';
 export { type PlannedStep, type PlanWorkflowOptions, planWorkflow } from './plan-workflow';
 export { resolveInputs } from './resolve-inputs';
-export { DEFAULT_GATE_TIMEOUT_SEC, type GateResult, runGate } from './run-gate';
 export * from './step-dispatcher';
 export { blindPrefix, shellQuote } from './step-prompt';
 export {

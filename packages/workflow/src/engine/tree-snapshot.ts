@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { execa } from 'execa';
 
 /** A work tree's files, path (relative, `/`-separated) → a signature that changes when the file does. */
 export type TreeSnapshot = ReadonlyMap<string, string>;
@@ -11,13 +11,15 @@ export type TreeMode = { readonly kind: 'git'; readonly prefix: string } | { rea
 /** Directories a walk never enters. */
 export const WALK_IGNORED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
-function git(cwd: string, args: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(stdout);
-    });
+/** `git <args>` in `cwd` (no shell); its stdout, or a rejection when it fails. */
+async function git(cwd: string, args: readonly string[]): Promise<string> {
+  const result = await execa('git', args, {
+    cwd,
+    stdin: 'ignore',
+    maxBuffer: 256 * 1024 * 1024,
+    stripFinalNewline: false,
   });
+  return result.stdout;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFilesMatcher, globToRegExp } from './glob-match';
+import { createFilesMatcher } from './glob-match';
 import { TreeTracker } from './tree-tracker';
 
 const dirs: string[] = [];
@@ -23,7 +23,7 @@ function write(dir: string, path: string, text = 'x'): void {
   writeFileSync(join(dir, path), text);
 }
 
-describe('globToRegExp', () => {
+describe('createFilesMatcher', () => {
   it.each([
     ['src/**/*.ts', 'src/a.ts', true],
     ['src/**/*.ts', 'src/a/b/c.ts', true],
@@ -35,8 +35,11 @@ describe('globToRegExp', () => {
     ['out/{a,b}.md', 'out/b.md', true],
     ['out/[!x]?.md', 'out/ab.md', true],
     ['a.(b)+', 'a.(b)+', true],
+    ['*.md', '.hidden.md', true],
+    ['**/*.md', '.git/x.md', true],
+    ['./docs/*.md', 'docs/a.md', true],
   ])('%s vs %s → %s', (glob, path, expected) => {
-    expect(globToRegExp(glob).test(path)).toBe(expected);
+    expect(createFilesMatcher([glob])(path)).toBe(expected);
   });
 
   it('an empty list matches nothing', () => {

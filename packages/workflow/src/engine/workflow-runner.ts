@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '@bullswarm/connectors/internal';
-import { type BullswarmRuntime, dispatchTask } from '@bullswarm/dispatch';
+import { type BullswarmRuntime, DEFAULT_GATE_TIMEOUT_SEC, dispatchTask, runGate } from '@bullswarm/dispatch';
 import type { TaskRoute } from '@bullswarm/pacing';
 import fg from 'fast-glob';
 import { lastJsonObject } from '../program/answer-json';
@@ -28,7 +28,6 @@ import type { WorkflowEvent, WorkflowEventBody } from '../state/workflow-event';
 import { unitFingerprint } from './fingerprint';
 import { itemLabel } from './item-label';
 import { Limiter } from './limiter';
-import { DEFAULT_GATE_TIMEOUT_SEC, runGate } from './run-gate';
 import {
   NEEDS_YOU_KINDS,
   RETRY_SPENDING_KINDS,
@@ -798,11 +797,12 @@ export class WorkflowRunner {
         }
 
         if (prepared.gate) {
+          const logFile = join(this.paths.gatesDir, `${unit.action}-${unit.attempts.length}.log`);
           const gate = await runGate({
             command: prepared.gate.command,
             cwd: resolve(this.state.cwd, prepared.gate.cwd ?? '.'),
             timeoutSec: prepared.gate.timeoutSec ?? DEFAULT_GATE_TIMEOUT_SEC,
-            logFile: join(this.paths.gatesDir, `${unit.action}-${unit.attempts.length}.log`),
+            logFile,
             env: { BULLSWARM_WORKFLOW_RUN: this.state.runId, BULLSWARM_WORKFLOW_STEP: def.id },
             ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
           });
@@ -813,7 +813,7 @@ export class WorkflowRunner {
             ...ref,
             ok: gate.ok,
             exitCode: gate.exitCode,
-            logFile: gate.logFile,
+            logFile,
             ...(gate.ok ? {} : { why: gate.why }),
           });
           if (!gate.ok) {
