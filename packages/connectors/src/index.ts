@@ -7,11 +7,83 @@ export {
   parseWaitFromText,
 } from './classify';
 export { type DeepReadonly, type DefineConnectorOptions, defineConnector } from './define-connector';
-export * from './errors';
-export * from './loading';
-export * from './manifest';
+export {
+  BullswarmError,
+  ConnectorLoadError,
+  type ConnectorLoadErrorReason,
+  ConnectorTemplateError,
+  DuplicateConnectorError,
+  hasErrorMarker,
+  InvalidConnectorError,
+  UnsupportedConnectorVersionError,
+} from './errors';
+export {
+  BUILTIN_MANIFESTS_FILE,
+  BUILTIN_MANIFESTS_FORMAT,
+  type BuiltinManifestEntry,
+  type BuiltinManifestsFile,
+  CONNECTOR_PACKAGE_NAME,
+  type ConfiguredConnectorEntry,
+  type ConnectorLoadResult,
+  type ConnectorOrigin,
+  connectorEntryName,
+  defaultBuiltinProvidersDirectory,
+  type LoadConnectorsOptions,
+  type LoadedConnector,
+  type LoadedConnectors,
+  loadBuiltinConnectors,
+  loadConfiguredConnectors,
+  loadConnectors,
+  loadHomeConnectors,
+  loadManifestFile,
+  type ResolvedConnectorEntry,
+  readBuiltinManifestsFile,
+  resolveConnectorEntry,
+  writeBuiltinManifestsFile,
+} from './loading';
+export {
+  type ConnectorManifest,
+  type ConnectorManifestInput,
+  checkTemplate,
+  connectorManifestJsonSchema,
+  connectorManifestSchema,
+  createManifestConnector,
+  DEFAULT_ACCOUNT,
+  defaultModelForTier,
+  findCallerMarker,
+  formatFieldPath,
+  isCallerEnv,
+  isCallerMarker,
+  type ManifestConnector,
+  parseConnectorManifest,
+  poolCredentialGroup,
+  renderMeterSource,
+  renderTemplate,
+  TEMPLATE_VARIABLES,
+  type TemplateValues,
+} from './manifest';
 export { createOutputParser, OUTPUT_FORMATS, type OutputFormat } from './parsers';
 export { resolveConnector, SUPPORTED_SPECIFICATION_VERSIONS } from './resolve-connector';
-export type * from './spec/v1';
+export type {
+  ConnectorV1,
+  ConnectorV1AccountContext,
+  ConnectorV1ClassifyInput,
+  ConnectorV1DetectContext,
+  ConnectorV1DetectedAccount,
+  ConnectorV1Detection,
+  ConnectorV1Invocation,
+  ConnectorV1MeterSource,
+  ConnectorV1MeterSourceType,
+  ConnectorV1ModelProfile,
+  ConnectorV1Notice,
+  ConnectorV1NoticeSource,
+  ConnectorV1Outcome,
+  ConnectorV1OutcomeKind,
+  ConnectorV1OutputParser,
+  ConnectorV1ParsedOutput,
+  ConnectorV1RateLimitEvent,
+  ConnectorV1Request,
+  ConnectorV1Usage,
+} from './spec/v1';
 
 export { VERSION } from './version';

@@ -4,16 +4,28 @@ export {
   type AgentTask,
   buildAgentLaunch,
 } from './attempt/agent-launch';
-export * from './attempt/attempt-files';
+export {
+  ACTION_PATTERN,
+  type AttemptFiles,
+  createAttemptFiles,
+  formatAttemptFileName,
+  nextAttemptNumber,
+} from './attempt/attempt-files';
 export { buildChildEnv } from './attempt/child-env';
-export * from './attempt/format-stall';
+export { formatNoProgressDuration, formatNoProgressStall, formatSilenceStall } from './attempt/format-stall';
 export {
   type AgentProcessOptions,
   type AgentProcessResult,
   runAgentProcess,
   type StopReason,
 } from './attempt/run-agent-process';
-export * from './attempt/run-attempt';
+export {
+  type AttemptKind,
+  type AttemptResult,
+  type AttemptStarted,
+  type RunAttemptOptions,
+  runAttempt,
+} from './attempt/run-attempt';
 export {
   IGNORED_DIRECTORY_NAMES,
   type WatchWorkTreeOptions,
@@ -22,11 +34,26 @@ export {
 } from './attempt/work-tree-watcher';
 export { abortableSleep } from './dispatch/abortable-sleep';
 export { dispatchTask, workerSilenceMs } from './dispatch/dispatch-task';
-export type * from './dispatch/dispatch-types';
+export type {
+  AttemptReport,
+  DispatchEvent,
+  DispatchOutcomeKind,
+  DispatchRequest,
+  DispatchResult,
+  ThrottlePolicy,
+  WatchdogSettings,
+} from './dispatch/dispatch-types';
 export { type GuardedWork, guardInFlight } from './dispatch/interrupt-guard';
-export * from './dispatch/watchdog-settings';
-export * from './errors';
-export * from './events/jsonl-event-writer';
+export {
+  DEFAULT_WATCHDOG_SETTINGS,
+  PROBE_TIMEOUT_SEC,
+  resolveWatchdogSettings,
+  THROTTLE_BACKOFF_SEC,
+  WORKER_NO_PROGRESS_SEC,
+  WORKER_SILENCE_SEC,
+} from './dispatch/watchdog-settings';
+export { DispatchError, type DispatchErrorReason } from './errors';
+export { createJsonlEventWriter, type JsonlEventWriter } from './events/jsonl-event-writer';
 export {
   DEFAULT_GATE_TIMEOUT_SEC,
   GATE_KILL_GRACE_MS,
@@ -34,9 +61,55 @@ export {
   type RunGateOptions,
   runGate,
 } from './gates/run-gate';
-export * from './probe/probe-free-model';
+export {
+  PROBE_PROMPT,
+  type ProbeFreeModelOptions,
+  type ProbeOutcome,
+  probeFreeModel,
+} from './probe/probe-free-model';
 // Runtime, snapshots and routing: also the light `@bullswarm/dispatch/routing` entry.
-export * from './routing';
+export {
+  attemptJson,
+  BUILTIN_TIERS,
+  BULLSWARM_POOL,
+  type BuildPoolSnapshotsOptions,
+  type BullswarmRuntime,
+  buildPoolSnapshots,
+  buildPoolViews,
+  type CallerPool,
+  candidateJson,
+  detectCallerPools,
+  dryRunJson,
+  HISTORY_WINDOW_MS,
+  listRunRecords,
+  noPoolKind,
+  type OpenRuntimeOptions,
+  openRuntime,
+  orderedTiers,
+  type PoolDetail,
+  type PoolSnapshots,
+  type PoolState,
+  type PoolView,
+  type PoolViewModel,
+  type PoolViewSpentWindow,
+  type PoolViewWindow,
+  pinnedUnusable,
+  poolMeterRequest,
+  type RoutedTask,
+  type RouteTaskOptions,
+  RUN_RECORD_FILE,
+  RUN_RECORD_ID_PATTERN,
+  RUNS_PER_POOL,
+  type RunRecordFile,
+  readRunRecord,
+  rejectionJson,
+  routeOverSnapshots,
+  routeSettings,
+  routeTask,
+  runsDirOf,
+  withLedger,
+  writeRunRecord,
+} from './routing';
 
 /** The version of this package (set at build time). */
 export const VERSION: string = __BULLSWARM_VERSION__;

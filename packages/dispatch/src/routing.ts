@@ -8,13 +8,63 @@
  */
 
 export { TaskInputError } from './errors/task-input-error';
-export * from './route/decision-json';
-export * from './route/no-pool-kind';
-export * from './route/route-task';
-export * from './route/task-input';
-export * from './runs/run-record';
-export * from './runs/run-recorder';
-export * from './runtime/open-runtime';
-export * from './snapshots/build-pool-snapshots';
-export * from './snapshots/detect-caller';
-export * from './snapshots/pool-view';
+export {
+  attemptJson,
+  candidateJson,
+  dryRunJson,
+  failedRunText,
+  newSingleRunId,
+  type RunJsonPlace,
+  rejectionJson,
+  runResultJson,
+} from './route/decision-json';
+export { noPoolKind } from './route/no-pool-kind';
+export {
+  pinnedUnusable,
+  type RoutedTask,
+  type RouteTaskOptions,
+  routeOverSnapshots,
+  routeSettings,
+  routeTask,
+} from './route/route-task';
+export {
+  checkDirectory,
+  checkKnownTier,
+  checkLane,
+  checkRetryAttempts,
+  checkTierName,
+  knownTiers,
+  MAX_RUN_RETRY_ATTEMPTS,
+} from './route/task-input';
+export {
+  listRunRecords,
+  RUN_RECORD_FILE,
+  RUN_RECORD_ID_PATTERN,
+  type RunRecordFile,
+  readRunRecord,
+  runsDirOf,
+  writeRunRecord,
+} from './runs/run-record';
+export { type RunRecorder, type StartRunRecordOptions, startRunRecord } from './runs/run-recorder';
+export { type BullswarmRuntime, type OpenRuntimeOptions, openRuntime } from './runtime/open-runtime';
+export {
+  BUILTIN_TIERS,
+  type BuildPoolSnapshotsOptions,
+  buildPoolSnapshots,
+  HISTORY_WINDOW_MS,
+  type PoolDetail,
+  type PoolSnapshots,
+  poolMeterRequest,
+  RUNS_PER_POOL,
+  withLedger,
+} from './snapshots/build-pool-snapshots';
+export { BULLSWARM_POOL, type CallerPool, detectCallerPools } from './snapshots/detect-caller';
+export {
+  buildPoolViews,
+  orderedTiers,
+  type PoolState,
+  type PoolView,
+  type PoolViewModel,
+  type PoolViewSpentWindow,
+  type PoolViewWindow,
+} from './snapshots/pool-view';

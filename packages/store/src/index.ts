@@ -67,4 +67,15 @@ export {
   openStore,
   openStoreIfExists,
 } from './sqlite/open-store';
-export type * from './store-types';
+export type {
+  BullswarmStore,
+  InflightEntry,
+  InflightLedger,
+  MeterCacheEntry,
+  MeterLog,
+  MeterReadingRow,
+  ProbeCache,
+  ProbeResult,
+  RunLog,
+  RunRecord,
+} from './store-types';

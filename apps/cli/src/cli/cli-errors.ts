@@ -16,7 +16,7 @@ export class CliUsageError extends BullswarmError {
   readonly expected: string | undefined;
 
   constructor(options: { message: string; flag?: string; expected?: string; cause?: unknown }) {
-    super({ name: 'CliUsageError', message: options.message, cause: options.cause });
+    super({ name: 'CliUsageError', fault: 'input', message: options.message, cause: options.cause });
     this.flag = options.flag;
     this.expected = options.expected;
   }

@@ -1,5 +1,6 @@
 import { BullswarmError } from '@bullswarm/pacing';
 import { ConfigFileError, UnknownPoolError } from '@bullswarm/store';
+import { SwarmInputError } from '@bullswarm/swarm';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { CliExit, CliUsageError } from './cli-errors';
@@ -36,6 +37,18 @@ describe('reportError', () => {
     ['a missing subcommand', new CommanderError(1, 'commander.help', '(outputHelp)'), 2, ''],
     ['an exit already explained', new CliExit(1), 1, ''],
     ['another bullswarm error', new BullswarmError({ message: 'store busy' }), 1, 'error: store busy'],
+    [
+      'any error whose fault is the input (the exit code comes from the field, not a list of classes)',
+      new BullswarmError({ name: 'SomeNewInputError', message: 'bad value', fault: 'input' }),
+      2,
+      'error: bad value',
+    ],
+    [
+      'a swarm input error',
+      new SwarmInputError({ field: '--as', expected: 'an address', received: 'a b' }),
+      2,
+      'error: --as "a b" is not valid: expected an address',
+    ],
     ['anything else', new TypeError('x is undefined'), 1, 'error: x is undefined'],
   ])('%s', (_label, error, exitCode, message) => {
     const report = reportError(error);

@@ -1,5 +1,5 @@
-import { BullswarmError, hasErrorMarker } from '@bullswarm/pacing';
-import { CliExit, CliUsageError } from './cli-errors';
+import { BullswarmError } from '@bullswarm/pacing';
+import { CliExit } from './cli-errors';
 
 /** The exit codes of `bullswarm`. */
 export const EXIT = {
@@ -10,20 +10,6 @@ export const EXIT = {
   /** A usage error or bad input: unknown flag/command, bad value, unknown pool, invalid config file. */
   usage: 2,
 } as const;
-
-/**
- * Errors of other bullswarm packages that mean the input was wrong, by marker key. Checked by
- * marker (not `instanceof`, not an import) so the error path loads nothing heavy.
- */
-const INPUT_ERROR_KEYS = [
-  'bullswarm.error.ConfigFileError',
-  'bullswarm.error.UnknownPoolError',
-  'bullswarm.error.InvalidLabelError',
-  'bullswarm.error.InvalidInputError',
-  'bullswarm.error.InvalidEnvironmentError',
-  'bullswarm.error.ConnectorTemplateError',
-  'bullswarm.error.TaskInputError',
-] as const;
 
 /** Commander error codes that are not errors at all. */
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -67,7 +53,8 @@ export function reportError(error: unknown): ErrorReport {
     // commander printed `error: unknown option '--x'` (and a suggestion) already.
     return { exitCode: EXIT.usage, message: '', unexpected: false };
   }
-  if (CliUsageError.isInstance(error) || INPUT_ERROR_KEYS.some((key) => hasErrorMarker(error, key))) {
+  // The error says what it means (`fault`), so no list of error classes lives here.
+  if (BullswarmError.isInstance(error) && error.fault === 'input') {
     return { exitCode: EXIT.usage, message: `error: ${(error as Error).message}`, unexpected: false };
   }
   if (BullswarmError.isInstance(error)) {

@@ -32,6 +32,12 @@ export interface BuildProgramOptions {
    * its did-you-mean suggestions list them), and defining those ~40 commands is ~1.5 ms of a start.
    */
   readonly commandWord?: string;
+  /**
+   * Runs a whole command line (run-cli.ts's `runCli`, passed in by it): `demo` runs the real
+   * commands through it. Injected, so this module and the demo never import run-cli (which
+   * imports this one).
+   */
+  readonly runCli?: (argv: readonly string[], io: CliIo) => Promise<number>;
 }
 
 /**
@@ -438,7 +444,9 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     )
     .action(async (_options, command: Command) => {
       const { demoCommand } = await import('../commands/demo-command');
-      await demoCommand(contextOf(command), command.optsWithGlobals());
+      if (options.runCli === undefined)
+        throw new Error('bullswarm internal error: demo needs buildProgram({ runCli })');
+      await demoCommand(contextOf(command), command.optsWithGlobals(), options.runCli);
     });
 
   // ---- dashboard -----------------------------------------------------------------------------

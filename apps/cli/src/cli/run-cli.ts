@@ -14,7 +14,9 @@ import { buildProgram } from './program';
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const debug = argv.includes('--debug');
   try {
-    await buildProgram(io, { commandWord: commandWord(argv) }).parseAsync([...argv], { from: 'user' });
+    await buildProgram(io, { commandWord: commandWord(argv), runCli }).parseAsync([...argv], {
+      from: 'user',
+    });
     return 0;
   } catch (error) {
     const report = reportError(error);

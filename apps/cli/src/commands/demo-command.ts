@@ -168,11 +168,16 @@ function chooseHome(context: CommandContext): { home: string; temporary: boolean
  * `pools`, a dry run, a real run (the sim is spawned), and a chore that free-first sends to echo.
  * The temporary home is removed unless `--keep`.
  *
+ * The commands run through `runCli` (run-cli.ts's, passed in by the program).
+ *
  * Exit 0 when every step did what it shows (each command exited 0); 1 otherwise.
  */
-export async function demoCommand(context: CommandContext, options: { keep?: boolean }): Promise<void> {
-  const [{ runCli }, { createClock }, { loadConnectors }] = await Promise.all([
-    import('../cli/run-cli'),
+export async function demoCommand(
+  context: CommandContext,
+  options: { keep?: boolean },
+  runCli: (argv: readonly string[], io: CliIo) => Promise<number>,
+): Promise<void> {
+  const [{ createClock }, { loadConnectors }] = await Promise.all([
     import('@bullswarm/store'),
     import('@bullswarm/connectors'),
   ]);

@@ -16,6 +16,7 @@ export class ConnectorTemplateError extends BullswarmError {
   constructor(options: { connectorId: string; template: string; variable: string; message: string }) {
     super({
       name: 'ConnectorTemplateError',
+      fault: 'input',
       message: `connector "${options.connectorId}": template ${JSON.stringify(options.template)}: ${options.message}`,
     });
     this.connectorId = options.connectorId;

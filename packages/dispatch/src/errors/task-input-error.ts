@@ -19,7 +19,7 @@ export class TaskInputError extends BullswarmError {
   readonly expected: string | undefined;
 
   constructor(options: { message: string; field: string; expected?: string; cause?: unknown }) {
-    super({ name: 'TaskInputError', message: options.message, cause: options.cause });
+    super({ name: 'TaskInputError', fault: 'input', message: options.message, cause: options.cause });
     this.field = options.field;
     this.expected = options.expected;
   }

@@ -24,6 +24,11 @@ export interface BullswarmErrorOptions {
   readonly message: string;
   /** The underlying error, when this one wraps another. */
   readonly cause?: unknown;
+  /**
+   * `input` when the caller's input was wrong (a value, a file, a name), so a front end reports a
+   * usage error (the CLI exits 2); `failure` (the default) for everything else (exit 1).
+   */
+  readonly fault?: 'input' | 'failure';
 }
 
 /**
@@ -48,10 +53,13 @@ export class BullswarmError extends Error {
 
   /** The underlying error, when this one wraps another. */
   override readonly cause?: unknown;
+  /** `input`: the caller's input was wrong (the CLI exits 2); `failure`: anything else (exit 1). */
+  readonly fault: 'input' | 'failure';
 
-  constructor({ name = 'BullswarmError', message, cause }: BullswarmErrorOptions) {
+  constructor({ name = 'BullswarmError', message, cause, fault = 'failure' }: BullswarmErrorOptions) {
     super(message);
     this.name = name;
+    this.fault = fault;
     if (cause !== undefined) this.cause = cause;
   }
 

@@ -23,6 +23,7 @@ export class InvalidInputError extends BullswarmError {
   constructor({ field, expected, received }: { field: string; expected: string; received: unknown }) {
     super({
       name: 'InvalidInputError',
+      fault: 'input',
       message: `Invalid ${field}: expected ${expected}, received ${describeValue(received)}.`,
     });
     this.field = field;

@@ -46,6 +46,7 @@ export class ConfigFileError extends BullswarmError {
       options.fieldPath === undefined ? options.filePath : `${options.filePath}: ${options.fieldPath}`;
     super({
       name: 'ConfigFileError',
+      fault: 'input',
       message: `${where}: ${options.problem}. ${options.recovery}`,
       cause: options.cause,
     });

@@ -16,6 +16,7 @@ export class InvalidEnvironmentError extends BullswarmError {
   constructor({ variable, value, expected }: { variable: string; value: string; expected: string }) {
     super({
       name: 'InvalidEnvironmentError',
+      fault: 'input',
       message: `${variable}=${JSON.stringify(value)} is not valid: expected ${expected}`,
     });
     this.variable = variable;

@@ -34,7 +34,11 @@ export class InvalidLabelError extends BullswarmError {
       'equals-pool-id': `a label cannot equal another pool's id (${conflictingPoolId})`,
       duplicate: `pool ${conflictingPoolId} already has that label; labels are unique per home`,
     }[reason];
-    super({ name: 'InvalidLabelError', message: `label "${label}" for pool ${poolId}: ${why}` });
+    super({
+      name: 'InvalidLabelError',
+      fault: 'input',
+      message: `label "${label}" for pool ${poolId}: ${why}`,
+    });
     this.label = label;
     this.poolId = poolId;
     this.reason = reason;

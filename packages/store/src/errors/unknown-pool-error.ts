@@ -23,7 +23,7 @@ export class UnknownPoolError extends BullswarmError {
       knownPools.length === 0
         ? 'no pools are configured (add one with `bullswarm setup` or `bullswarm pools add`)'
         : `known pools: ${knownPools.map((p) => (p.label === undefined ? p.id : `${p.id} (${p.label})`)).join(', ')}`;
-    super({ name: 'UnknownPoolError', message: `unknown pool "${ref}": ${listed}` });
+    super({ name: 'UnknownPoolError', fault: 'input', message: `unknown pool "${ref}": ${listed}` });
     this.ref = ref;
     this.knownPools = knownPools;
   }

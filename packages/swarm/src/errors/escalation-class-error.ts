@@ -17,6 +17,7 @@ export class EscalationClassError extends BullswarmError {
   constructor(received: string | undefined) {
     super({
       name: 'EscalationClassError',
+      fault: 'input',
       message:
         (received === undefined
           ? 'the escalation names no class'

@@ -18,6 +18,7 @@ export class PlanFileError extends BullswarmError {
   constructor(options: { filePath: string; fieldPath?: string; problem: string; cause?: unknown }) {
     super({
       name: 'PlanFileError',
+      fault: 'input',
       message: `${options.filePath}${options.fieldPath ? `: ${options.fieldPath}` : ''}: ${options.problem}`,
       cause: options.cause,
     });

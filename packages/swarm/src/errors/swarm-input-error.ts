@@ -21,6 +21,7 @@ export class SwarmInputError extends BullswarmError {
   constructor(options: { field: string; expected: string; received?: string; message?: string }) {
     super({
       name: 'SwarmInputError',
+      fault: 'input',
       message:
         options.message ??
         `${options.field}${options.received === undefined ? ' is missing' : ` ${JSON.stringify(options.received)} is not valid`}: expected ${options.expected}`,

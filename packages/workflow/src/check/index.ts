@@ -1,1 +1,1 @@
-export * from './check-output-schema-files';
+export { type CheckOutputSchemaResult, checkOutputSchemaFiles } from './check-output-schema-files';

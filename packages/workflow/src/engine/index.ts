@@ -5,7 +5,15 @@ export { itemLabel } from './item-label';
 export { Limiter } from './limiter';
 export { type PlannedStep, type PlanWorkflowOptions, planWorkflow } from './plan-workflow';
 export { resolveInputs } from './resolve-inputs';
-export * from './step-dispatcher';
+export {
+  NEEDS_YOU_KINDS,
+  RETRY_SPENDING_KINDS,
+  type StepAttemptReport,
+  type StepDispatchEvent,
+  type StepDispatcher,
+  type StepDispatchRequest,
+  type StepDispatchResult,
+} from './step-dispatcher';
 export { blindPrefix, shellQuote } from './step-prompt';
 export {
   detectTreeMode,

@@ -1,1 +1,7 @@
-export * from './workflow-error';
+export {
+  type ProgramProblem,
+  type ProgramProblemKind,
+  WorkflowError,
+  type WorkflowErrorKind,
+  type WorkflowErrorOptions,
+} from './workflow-error';

@@ -1,5 +1,10 @@
-export * from './answer-json';
-export * from './load-program';
+export { lastJsonObject } from './answer-json';
+export {
+  describeJsonError,
+  loadProgramFile,
+  type ValidateProgramFileResult,
+  validateProgramFile,
+} from './load-program';
 export {
   checkOutputSchema,
   jsonEqual,
@@ -10,7 +15,26 @@ export {
   type OutputSchemaType,
   validateOutput,
 } from './output-schema';
-export * from './program-schema';
+export {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_RETRY_ATTEMPTS,
+  type ForEachInput,
+  forEachSchema,
+  type GateInput,
+  gateSchema,
+  INPUT_NAME_PATTERN,
+  MAX_CONCURRENCY,
+  MAX_RETRY_ATTEMPTS,
+  PROGRAM_SCHEMA_VERSION,
+  type ProgramStepInput,
+  programJsonSchema,
+  programSchema,
+  programStepSchema,
+  STEP_ID_PATTERN,
+  type StepRouteInput,
+  stepRouteSchema,
+  type WorkflowProgramInput,
+} from './program-schema';
 export {
   formatValue,
   parseTemplateExpression,
@@ -22,5 +46,17 @@ export {
   type TemplateToken,
   templateTokens,
 } from './template';
-export * from './validate-program';
-export * from './workflow-program';
+export {
+  MAX_PROGRAM_DEPTH,
+  type ValidateProgramOptions,
+  type ValidateProgramResult,
+  validateProgram,
+} from './validate-program';
+export type {
+  StepForEach,
+  StepGate,
+  StepRoute,
+  WorkflowInput,
+  WorkflowProgram,
+  WorkflowStep,
+} from './workflow-program';

@@ -1,7 +1,24 @@
-export * from './blind-caller';
-export * from './build-report';
+export { type BlindCaller, blindCaller, WORKFLOW_RUN_ENV, WORKFLOW_STEP_ENV } from './blind-caller';
+export {
+  buildReport,
+  earliestBackAt,
+  type NeedsYouEntry,
+  needsYou,
+  type ReportStep,
+  type ReportUnit,
+  type WorkflowReport,
+} from './build-report';
 export { EventLog, parseEventLines, readEvents } from './event-log';
-export * from './load-run';
+export {
+  assertNotViewOnly,
+  type LoadedRun,
+  listRuns,
+  loadRun,
+  type RunOutcome,
+  type RunSummary,
+  replayEvents,
+  runOutcome,
+} from './load-run';
 export {
   claimRun,
   ensureWorkflowTables,
@@ -11,6 +28,34 @@ export {
   workflowMigrations,
 } from './run-owner';
 export { RUN_ID_PATTERN, type RunPaths, runPaths, unitCandidatesDir } from './run-paths';
-export * from './run-state';
+export {
+  type AttemptRecord,
+  attemptRecordSchema,
+  countUnits,
+  type FailureKind,
+  FINAL_STATUSES,
+  failureKindSchema,
+  type ItemState,
+  itemStateSchema,
+  type RunCounts,
+  type RunState,
+  type RunStatus,
+  runStateSchema,
+  runStatusSchema,
+  STATE_VERSION,
+  type StepState,
+  schemaErrorSchema,
+  stepStateSchema,
+  type UnitState,
+  type UnitStatus,
+  unitStateSchema,
+  unitStatusSchema,
+} from './run-state';
 export { CoalescingStateWriter, type StateWriterOptions } from './state-writer';
-export type * from './workflow-event';
+export type {
+  UnitRef,
+  WorkflowEvent,
+  WorkflowEventBase,
+  WorkflowEventBody,
+  WorkflowEventType,
+} from './workflow-event';

@@ -1,14 +1,5 @@
 import { type CommandContext, printJson } from '../../cli/command-context';
-import {
-  asUsageError,
-  iso,
-  parseInteger,
-  planOf,
-  printLines,
-  redacted,
-  selfOf,
-  withSwarm,
-} from './swarm-command-support';
+import { iso, parseInteger, planOf, printLines, redacted, selfOf, withSwarm } from './swarm-command-support';
 
 /**
  * `bullswarm escalate <text…> --class <C1–C7> --plan <P> [--task <T>]`: a critical item for the
@@ -25,7 +16,7 @@ export async function escalateCommand(
   try {
     parseEscalationClass(options.class);
   } catch (error) {
-    throw asUsageError(await redacted(context, error));
+    throw await redacted(context, error);
   }
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);

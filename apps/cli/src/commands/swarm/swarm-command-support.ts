@@ -1,29 +1,12 @@
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
-import { hasErrorMarker } from '@bullswarm/pacing';
 import type { PlanLocation, Swarm } from '@bullswarm/swarm';
-import { CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, withRuntime } from '../../cli/command-context';
 import { parseWholeNumber } from '../../parse/parse-options';
 
-/** Swarm errors that mean the input was wrong (exit 2); every other swarm refusal exits 1. */
-const SWARM_INPUT_ERROR_KEYS = [
-  'bullswarm.error.SwarmInputError',
-  'bullswarm.error.PlanFileError',
-  'bullswarm.error.EscalationClassError',
-] as const;
-
-/** Maps swarm input errors to usage errors (exit 2); everything else passes through. */
-export function asUsageError(error: unknown): unknown {
-  if (SWARM_INPUT_ERROR_KEYS.some((key) => hasErrorMarker(error, key))) {
-    return new CliUsageError({ message: (error as Error).message, cause: error });
-  }
-  return error;
-}
-
 /**
  * Runs a swarm command with an open runtime (the store is created when missing: swarm records
- * live in it) and the swarm books over it. Swarm input errors become usage errors (exit 2);
- * refusals (fencing, a held lease, a mismatching packet…) stay bullswarm errors (exit 1).
+ * live in it) and the swarm books over it. Swarm input errors (`fault: 'input'`) exit 2;
+ * refusals (fencing, a held lease, a mismatching packet…) exit 1.
  */
 export async function withSwarm<T>(
   context: CommandContext,
@@ -36,7 +19,7 @@ export async function withSwarm<T>(
       return await body(swarm, runtime);
     });
   } catch (error) {
-    throw asUsageError(await redacted(context, error));
+    throw await redacted(context, error);
   }
 }
 
