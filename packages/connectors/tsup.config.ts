@@ -11,11 +11,19 @@ const providersTarget = new URL('./dist/providers/', import.meta.url);
 const simCli = new URL('./dist/sim-cli.js', import.meta.url);
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'sim-cli': 'src/sim/sim-cli.ts' },
+  entry: {
+    index: 'src/index.ts',
+    internal: 'src/internal.ts',
+    redact: 'src/redact/index.ts',
+    'sim-cli': 'src/sim/sim-cli.ts',
+  },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  dts: { tsconfig: 'tsconfig.build.json', entry: { index: 'src/index.ts', internal: 'src/internal.ts' } },
+  dts: {
+    tsconfig: 'tsconfig.build.json',
+    entry: { index: 'src/index.ts', internal: 'src/internal.ts', redact: 'src/redact/index.ts' },
+  },
   sourcemap: true,
   clean: true,
   tsconfig: 'tsconfig.build.json',

@@ -63,6 +63,7 @@ export {
   type TemplateValues,
 } from './manifest';
 export { createOutputParser, OUTPUT_FORMATS, type OutputFormat } from './parsers';
+export * from './redact';
 export { resolveConnector, SUPPORTED_SPECIFICATION_VERSIONS } from './resolve-connector';
 export type {
   ConnectorV1,

@@ -1,5 +1,6 @@
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import type { Redactor } from '@bullswarm/connectors/redact';
 
 /**
  * Where a command reads and writes. The binary passes the process's streams; `bullswarm demo`
@@ -22,6 +23,11 @@ export interface CliIo {
   readonly stdinIsTTY: boolean;
   /** The working directory relative paths resolve against. */
   readonly cwd: string;
+  /**
+   * Adds the credential values of an environment (a pool's account environment) to what this io
+   * redacts; set by {@link redactingIo}.
+   */
+  readonly addSecretEnv?: (env: Readonly<Record<string, string | undefined>>) => void;
 }
 
 /** The io of the running process, with what to await before the process exits. */
@@ -168,4 +174,19 @@ export async function readAll(stream: Readable): Promise<string> {
   stream.setEncoding('utf8');
   for await (const chunk of stream) text += chunk as string;
   return text;
+}
+
+/**
+ * `io` with everything written to standard output and standard error passed through bullswarm's
+ * one redactor (`createRedactor` of `@bullswarm/connectors`): token shapes and the values of the
+ * environment's credential-named variables, plus each pool's account environment once a command
+ * adds it (`addSecretEnv`). Every command of the CLI writes through it (see run-cli.ts), so no
+ * answer, error message or JSON document prints a secret.
+ */
+export function redactingIo<T extends CliIo>(io: T, redactor: Redactor): T {
+  return Object.create(io, {
+    out: { value: (text: string) => io.out(redactor.text(text)), enumerable: true },
+    err: { value: (text: string) => io.err(redactor.text(text)), enumerable: true },
+    addSecretEnv: { value: (env: Readonly<Record<string, string | undefined>>) => redactor.addEnv(env) },
+  }) as T;
 }

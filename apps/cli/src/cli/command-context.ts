@@ -49,10 +49,27 @@ export function userHomeOf(io: CliIo): string {
  */
 export async function openCliHome(context: CommandContext): Promise<BullswarmHome> {
   const { openHome } = await import('@bullswarm/store');
-  return openHome({
+  const home = openHome({
     ...(context.homeDir === undefined ? {} : { home: context.homeDir }),
     env: context.io.env,
   });
+  addPoolSecrets(context, () => home.readState().pools);
+  return home;
+}
+
+/** Adds each pool's account environment to what the command's output redacts. */
+function addPoolSecrets(
+  context: CommandContext,
+  pools: () => readonly { readonly env?: Readonly<Record<string, string>> }[],
+): void {
+  if (context.io.addSecretEnv === undefined) return;
+  let list: readonly { readonly env?: Readonly<Record<string, string>> }[];
+  try {
+    list = pools();
+  } catch {
+    return; // an unreadable state.json is reported by the command that reads it
+  }
+  for (const pool of list) if (pool.env !== undefined) context.io.addSecretEnv(pool.env);
 }
 
 /**
@@ -77,6 +94,7 @@ export async function openCliRuntime(
     projectDir: context.io.cwd,
     ...(options.createStore ? { createStore: true } : {}),
   });
+  addPoolSecrets(context, () => runtime.state.pools);
   // A home or configured connector replacing another (connectors README: "with a warning").
   for (const warning of runtime.connectorLoad.warnings) {
     context.io.err(`${context.errColors.yellow('warning')}: ${warning}\n`);

@@ -1,5 +1,6 @@
+import { createRedactor } from '@bullswarm/connectors/redact';
 import { commandWord } from '../launcher/choose-bundle';
-import type { CliIo } from './cli-io';
+import { type CliIo, redactingIo } from './cli-io';
 import { reportError } from './exit-codes';
 import { buildProgram } from './program';
 
@@ -11,8 +12,10 @@ import { buildProgram } from './program';
  * @param argv the arguments after the program name, e.g. `['pools', '--json']`
  * @param io where to read and write (the process's streams, or the demo's)
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
   const debug = argv.includes('--debug');
+  // Nothing secret leaves: every line this command prints goes through the one redactor.
+  const io = rawIo.addSecretEnv === undefined ? redactingIo(rawIo, createRedactor([rawIo.env])) : rawIo;
   try {
     await buildProgram(io, { commandWord: commandWord(argv), runCli }).parseAsync([...argv], {
       from: 'user',

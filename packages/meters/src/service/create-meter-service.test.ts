@@ -227,7 +227,7 @@ describe('meter service: stale hold', () => {
     });
     expect(meter).toMatchObject({ status: 'unmetered', meterError: 'command exited 3' });
     expect(meter.meterErrorDetail).toContain('exited 3: meter backend down');
-    expect(meter.meterErrorDetail).toContain('--token=<METER_API_TOKEN>');
+    expect(meter.meterErrorDetail).toContain('--token=[redacted env:METER_API_TOKEN]');
     expect(JSON.stringify(meter)).not.toContain(secret);
   });
 

@@ -25,8 +25,8 @@ describe('meterErrorDetail', () => {
       env,
     );
     expect(detail).toBe(
-      'meter command my-meter --key <GITHUB_TOKEN> exited 1: auth <DB_PASSWORD> failed; ' +
-        'sent Authorization: Bearer <redacted>; abc in /usr/bin:/bin',
+      'meter command my-meter --key [redacted env:GITHUB_TOKEN] exited 1: auth [redacted env:DB_PASSWORD] failed; ' +
+        'sent Authorization: Bearer [redacted]; abc in /usr/bin:/bin',
     );
   });
 

@@ -12,6 +12,7 @@ import { type RunPaths, runPaths } from '../state/run-paths';
 import { FINAL_STATUSES, type RunState, STATE_VERSION } from '../state/run-state';
 import { ENGINE_VERSION } from '../version';
 import { resolveInputs } from './resolve-inputs';
+import { runRedactor } from './run-redactor';
 import {
   type ProgramRecord,
   resetStep,
@@ -130,7 +131,8 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
     ...(programFile === undefined ? {} : { programFile }),
     cwd,
   };
-  writeFileAtomic(paths.programPath, `${JSON.stringify(record, null, 2)}\n`);
+  const redact = runRedactor(runtime);
+  writeFileAtomic(paths.programPath, `${redact.text(JSON.stringify(record, null, 2))}\n`);
   const created = Date.now();
   const state: RunState = {
     stateVersion: STATE_VERSION,
@@ -156,7 +158,7 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
   const claim = claimRun(runtime.requireStore(), runId);
   let runner: WorkflowRunner;
   try {
-    writeFileAtomic(paths.statePath, `${JSON.stringify(state)}\n`);
+    writeFileAtomic(paths.statePath, `${redact.text(JSON.stringify(state))}\n`);
     runner = new WorkflowRunner(
       runtime,
       program,

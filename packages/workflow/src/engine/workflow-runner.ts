@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '@bullswarm/connectors/internal';
+import type { Redactor } from '@bullswarm/connectors/redact';
 import { type BullswarmRuntime, DEFAULT_GATE_TIMEOUT_SEC, dispatchTask, runGate } from '@bullswarm/dispatch';
 import type { TaskRoute } from '@bullswarm/pacing';
 import fg from 'fast-glob';
@@ -28,6 +29,7 @@ import type { WorkflowEvent, WorkflowEventBody } from '../state/workflow-event';
 import { unitFingerprint } from './fingerprint';
 import { itemLabel } from './item-label';
 import { Limiter } from './limiter';
+import { runRedactor } from './run-redactor';
 import {
   NEEDS_YOU_KINDS,
   RETRY_SPENDING_KINDS,
@@ -160,10 +162,13 @@ export class WorkflowRunner {
     const excluded =
       homeInTree !== '' && !homeInTree.startsWith('..') && !homeInTree.startsWith('/') ? [homeInTree] : [];
     this.tracker = new TreeTracker(state.cwd, excluded);
+    this.redact = runRedactor(runtime);
     this.globIgnore = ['**/node_modules/**', '**/.git/**', ...excluded.map((prefix) => `${prefix}/**`)];
   }
 
   private readonly globIgnore: string[];
+  /** What leaves the run (its files, its events) passes through this; see run-redactor.ts. */
+  private readonly redact: Redactor;
 
   /** The most units that held the run's limiter at once (tests, benchmarks). */
   get peakConcurrency(): number {
@@ -178,18 +183,22 @@ export class WorkflowRunner {
     };
     try {
       this.log = new EventLog(this.paths.eventsPath);
-      this.writer = new CoalescingStateWriter(this.paths.statePath, () => `${JSON.stringify(this.state)}\n`, {
-        ...(this.options.stateWriteIntervalMs === undefined
-          ? {}
-          : { minIntervalMs: this.options.stateWriteIntervalMs }),
-      });
+      this.writer = new CoalescingStateWriter(
+        this.paths.statePath,
+        () => `${this.redact.text(JSON.stringify(this.state))}\n`,
+        {
+          ...(this.options.stateWriteIntervalMs === undefined
+            ? {}
+            : { minIntervalMs: this.options.stateWriteIntervalMs }),
+        },
+      );
       this.state.owner = claim.owner;
       this.state.status = 'running';
       this.state.drivenSince = this.drivenSince;
       delete this.state.endedAt;
       // Written at once (not through the coalescing writer), so a watcher sees the live owner
       // before the first event.
-      writeFileAtomic(this.paths.statePath, `${JSON.stringify(this.state)}\n`);
+      writeFileAtomic(this.paths.statePath, `${this.redact.text(JSON.stringify(this.state))}\n`);
       this.writeSchemas();
       if (this.options.signal?.aborted) this.aborted = true;
       this.options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -225,7 +234,7 @@ export class WorkflowRunner {
         { durable: true, urgent: true },
       );
       await this.writer.flush();
-      const report = buildReport(this.state);
+      const report = this.redact.value(buildReport(this.state));
       writeFileAtomic(this.paths.reportPath, `${JSON.stringify(report, null, 2)}\n`);
       return {
         runId: this.state.runId,
@@ -244,12 +253,12 @@ export class WorkflowRunner {
   // ---- events and state ----------------------------------------------------------------------
 
   private emit(body: WorkflowEventBody, how: { durable?: boolean; urgent?: boolean } = {}): void {
-    const event = {
+    const event = this.redact.value({
       seq: ++this.state.lastEventSeq,
       at: now(),
       runId: this.state.runId,
       ...body,
-    } as WorkflowEvent;
+    } as WorkflowEvent);
     this.log?.append(event, how.durable === true);
     this.state.updatedAt = event.at;
     this.writer?.request(how.urgent === true);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { credentialValues, redactSecrets, scanForSecrets, secretKindOf, shannonEntropy } from './secret-scan';
+import {
+  credentialValues,
+  redactSecrets,
+  scanForSecrets,
+  secretKindOf,
+  shannonEntropy,
+} from './redact-secrets';
 
 // Planted values are assembled at run time so this file itself carries no token-shaped literal.
 const planted = {

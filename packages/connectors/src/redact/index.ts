@@ -1,0 +1,15 @@
+export {
+  CREDENTIAL_ENV_NAME,
+  createRedactor,
+  credentialValues,
+  HIGH_ENTROPY_BITS,
+  HIGH_ENTROPY_MIN_LENGTH,
+  MIN_CREDENTIAL_VALUE_LENGTH,
+  type Redactor,
+  redactSecrets,
+  SECRET_PATTERNS,
+  type SecretFinding,
+  scanForSecrets,
+  secretKindOf,
+  shannonEntropy,
+} from './redact-secrets';
