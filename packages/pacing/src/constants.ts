@@ -55,3 +55,6 @@ export const DEFAULT_WINDOW_MINUTES: Readonly<Record<WindowKind, number>> = {
 
 /** Milliseconds per minute. */
 export const MINUTE_MS = 60_000;
+
+/** The largest reserve a window can keep for the person (`bullswarm pools reserve`), in points. */
+export const MAX_RESERVE_PCT = 90;

@@ -7,6 +7,7 @@ export * from './format';
 export * from './free-model';
 export * from './meter';
 export * from './rate';
+export * from './reserve';
 export * from './route';
 export * from './stall';
 export * from './types';

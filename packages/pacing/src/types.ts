@@ -106,6 +106,15 @@ export interface RunSample {
 /** Measured spend, in percentage points of a window per worker-minute. */
 export type SpendRates = Partial<Record<WindowKind, number>>;
 
+/**
+ * The share of each window a person keeps for themselves (`bullswarm pools reserve`), in points
+ * from 0 to 90 (whole or one decimal); an absent window (or 0) keeps nothing. Routing treats a
+ * window with reserve `r` as spent at `100 − r` percent used, and reads every share it derives from
+ * that window (surplus, urgency, the pacing forecast, the 5-hour lines) against the usable
+ * `100 − r` points (see `usableUsedPct`).
+ */
+export type WindowReserves = Partial<Record<WindowKind, number>>;
+
 /** Everything routing needs to know about one pool at one moment. */
 export interface PoolSnapshot {
   /** Durable id: `connector` or `connector:account`, e.g. `claude-code:acme`. */
@@ -132,6 +141,8 @@ export interface PoolSnapshot {
   readonly meter: PoolMeter;
   /** Spend rates measured from retained readings and worker-minutes; absent window = no rate yet. */
   readonly spendRates: SpendRates;
+  /** The share of each window kept for the person (see {@link WindowReserves}); absent = none. */
+  readonly reserves?: WindowReserves;
   readonly inflight: readonly InflightRecord[];
   /** Recorded runs at this pool (any tier); the estimate filters by tier. */
   readonly runs: readonly RunSample[];
@@ -192,8 +203,13 @@ export interface PoolRejection {
   readonly reason: string;
   /** When the pool is back (the spent window's reset), when known (epoch ms). */
   readonly backAt?: number;
-  /** For `spent`: the windows at 100%. */
+  /** For `spent`: the windows at 100%, or inside their reserve (at or above `100 − reserve`). */
   readonly spentWindows?: readonly WindowKind[];
+  /**
+   * For `spent`: the reserve of the window named in `reason` when that window is inside its reserve
+   * but below 100% (`inside its 15% weekly reserve until <time>`); absent when it is at its limit.
+   */
+  readonly reservePct?: number;
   /**
    * The window that keeps the pool out: for `spent` the one named in `reason` (the spent window
    * with the latest reset, or one whose reset is unknown); for `draining` the pacing window.
@@ -205,7 +221,10 @@ export interface PoolRejection {
 export interface CandidateRow {
   readonly poolId: string;
   readonly poolLabel: string;
-  /** Pacing surplus (elapsed% − used% of the pacing window); null when unmetered or no reset known. */
+  /**
+   * Pacing surplus (elapsed% − used% of the pacing window, the used share read against the usable
+   * part when a reserve is kept: `usableUsedPct`); null when unmetered or no reset known.
+   */
   readonly pace: number | null;
   /** Pace minus in-flight and candidate charges (pace treated as 0 when unknown). */
   readonly effectiveSurplus: number;
@@ -247,7 +266,10 @@ export interface CandidateRow {
   readonly resetsInMinutes: number | null;
   /** When the (effective) pacing window resets, epoch ms; null when unknown. */
   readonly pacingResetsAt: number | null;
-  /** Forecast of the pacing window after in-flight work and this task (points). */
+  /**
+   * Forecast of the pacing window after in-flight work and this task, in points of its usable part
+   * (`usableUsedPct`: equal to the window's points without a reserve).
+   */
   readonly forecastPacingPct: number | null;
   /** Elapsed share of the pacing window (points). */
   readonly pacingElapsedPct: number | null;
@@ -259,8 +281,12 @@ export interface CandidateRow {
   readonly urgent: boolean;
   /** The window pace is computed from. */
   readonly pacingWindow: PacingWindowKind;
-  /** Effective used share of the pacing window; null without a reading. */
+  /** Effective used share of the pacing window, as the meter reads it; null without a reading. */
   readonly pacingUsedPct: number | null;
+  /** The reserve kept on the pacing window (0 when none); pace reads the window against `100 − it`. */
+  readonly pacingReservePct: number;
+  /** The reserve kept on the 5-hour window (0 when none); the 5-hour lines read against `100 − it`. */
+  readonly fiveHourReservePct: number;
   /** Effective 5-hour reading; null when the pool has none. */
   readonly fiveHourUsedPct: number | null;
   /** Elapsed share of the 5-hour window; null without a reading or a known reset. */

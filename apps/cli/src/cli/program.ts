@@ -100,6 +100,33 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     });
 
   pools
+    .command('reserve')
+    .description(
+      'keep a share of a window for yourself: routing treats the window as spent at 100 − reserve % used (a pin may still use it)',
+    )
+    .argument('<pool>', 'pool id or label')
+    .option('--5h <pct>', 'the share of the 5-hour window to keep, 0–90 (0 drops it)')
+    .option('--weekly <pct>', 'the share of the weekly window to keep, 0–90 (0 drops it)')
+    .option('--monthly <pct>', 'the share of the monthly window to keep, 0–90 (0 drops it)')
+    .option('--clear', 'drop every reserve of the pool')
+    .option('--json', 'print the pool and its reserves as JSON')
+    .addHelpText(
+      'after',
+      '\nWithout a window flag it prints what the pool keeps. Whole numbers or one decimal (12.5).\n' +
+        examples(
+          'bullswarm pools reserve claude-code:acme --5h 20 --weekly 15',
+          'bullswarm pools reserve gemini --monthly 10',
+          'bullswarm pools reserve claude-code:acme --weekly 0',
+          'bullswarm pools reserve claude-code:acme --clear',
+          'bullswarm pools reserve claude-code:acme --json',
+        ),
+    )
+    .action(async (ref: string, _options, command: Command) => {
+      const { poolsReserveCommand } = await import('../commands/pools-reserve-command');
+      await poolsReserveCommand(contextOf(command), ref, command.optsWithGlobals());
+    });
+
+  pools
     .command('add')
     .description('add a pool: a connector, optionally under a named account')
     .argument('<connector[:account]>', 'e.g. claude-code, or codex:work')

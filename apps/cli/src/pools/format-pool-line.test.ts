@@ -45,6 +45,8 @@ function view(overrides: Partial<PoolView> = {}): PoolView {
     urgency: null,
     resetsInMinutes: null,
     spentWindows: [],
+    reserves: {},
+    reservedWindows: [],
     problem: null,
     state: 'ready',
     states: ['ready'],
@@ -154,6 +156,27 @@ describe('formatStateColumn', () => {
         ],
       },
       'BURST-GATED 5-hour until 2026-11-30T13:00:00Z, weekly',
+    ],
+    [
+      'reserved names each window inside its reserve',
+      {
+        states: ['reserved', 'near-5h-limit'],
+        reserves: { five_hour: 20, weekly: 15 },
+        reservedWindows: [
+          { window: 'five_hour', until: '2026-11-30T13:00:00Z', reservePct: 20 },
+          { window: 'weekly', until: null, reservePct: 12.5 },
+        ],
+      },
+      'RESERVED 5-hour (20% kept) until 2026-11-30T13:00:00Z, weekly (12.5% kept)',
+    ],
+    [
+      'burst-gated wins over reserved',
+      {
+        states: ['burst-gated', 'reserved'],
+        spentWindows: [{ window: 'five_hour', until: null }],
+        reservedWindows: [{ window: 'weekly', until: null, reservePct: 15 }],
+      },
+      'BURST-GATED 5-hour',
     ],
     [
       'near-limit and expiring combine',

@@ -62,6 +62,8 @@ export function formatFiveHourColumn(view: PoolView): string | null {
  * - `UNAVAILABLE (<why>)` when the connector is missing, and `disabled` for a disabled pool,
  *   stand alone (nothing else matters for a pool that cannot be picked);
  * - `BURST-GATED <window> until <time>` (each spent window, comma-separated) stands alone too;
+ * - then `RESERVED <window> (<n>% kept) until <time>` (each window inside the reserve kept for the
+ *   person, comma-separated) stands alone: routing leaves the pool out until the window resets;
  * - otherwise `NEAR-5H-LIMIT` and `resets in <dur> EXPIRING-SOON urgency=<n>` are both printed
  *   when both apply (near-limit first: it is the more immediate constraint); a draining pool
  *   (forecast at 95% or more of its pacing window, ahead of its clock) shows `DRAINING <window>
@@ -76,6 +78,15 @@ export function formatStateColumn(view: PoolView, colors: Colors = createColors(
       .map((s) => `${windowLabel(s.window)}${s.until === null ? '' : ` until ${s.until}`}`)
       .join(', ');
     return colors.red(`BURST-GATED ${windows}`);
+  }
+  if (view.states.includes('reserved')) {
+    const windows = view.reservedWindows
+      .map(
+        (r) =>
+          `${windowLabel(r.window)} (${formatCompact(r.reservePct)}% kept)${r.until === null ? '' : ` until ${r.until}`}`,
+      )
+      .join(', ');
+    return colors.yellow(`RESERVED ${windows}`);
   }
   const parts: string[] = [];
   if (view.states.includes('near-5h-limit')) parts.push(colors.yellow('NEAR-5H-LIMIT'));

@@ -6,6 +6,7 @@ import {
 } from '@bullswarm/connectors';
 import { applySubscriptionOverride, type PoolMeterRequest } from '@bullswarm/meters';
 import {
+  activeReserves,
   computeSpendRate,
   type InflightRecord,
   isFreeModelName,
@@ -154,6 +155,7 @@ export async function buildPoolSnapshots(
       hasFiveHourWindow: connector?.hasFiveHourWindow ?? false,
       meter,
       spendRates: spendRates as SpendRates,
+      ...(pool.reserves === undefined ? {} : { reserves: activeReserves(pool.reserves) }),
       inflight,
       runs: runs.map(
         (run): RunSample => ({

@@ -1,4 +1,5 @@
 import {
+  activeReserves,
   buildCandidateRow,
   checkSpent,
   computePace,
@@ -9,8 +10,10 @@ import {
   isFreeTierModel,
   type MeterStatus,
   type PoolSnapshot,
+  reserveOf,
   type SpendRates,
   type WindowKind,
+  type WindowReserves,
 } from '@bullswarm/pacing';
 import type { PoolDetail, PoolSnapshots } from './build-pool-snapshots';
 
@@ -40,11 +43,19 @@ export interface PoolViewSpentWindow {
   readonly until: string | null;
 }
 
+/** A window inside the reserve the pool keeps on it: left out of routing until it resets. */
+export interface PoolViewReservedWindow extends PoolViewSpentWindow {
+  /** The reserve kept on the window, in points. */
+  readonly reservePct: number;
+}
+
 /**
  * The state words of `bullswarm pools`, most binding first:
  * - `unavailable`: the pool's connector is not installed (it cannot run anything);
  * - `disabled`: never a candidate;
  * - `burst-gated`: a 5-hour, weekly or monthly window at 100% until it resets;
+ * - `reserved`: a window inside the reserve kept for the person (`pools reserve`), below 100%:
+ *   routing leaves the pool out (a pin may still use it) until that window resets;
  * - `near-5h-limit`: the 5-hour reading is at or above 75% (a soft penalty, never a cutoff);
  * - `draining`: the pacing window's forecast is at 95% or more and ahead of its clock: routing
  *   ranks it last, whether or not the window also resets soon (it is then not `expiring-soon`);
@@ -55,6 +66,7 @@ export type PoolState =
   | 'unavailable'
   | 'disabled'
   | 'burst-gated'
+  | 'reserved'
   | 'near-5h-limit'
   | 'draining'
   | 'expiring-soon'
@@ -89,7 +101,10 @@ export interface PoolView {
   readonly meterErrorDetail: string | null;
   readonly meterHoldUntil: string | null;
   readonly pacingWindow: 'weekly' | 'monthly';
-  /** Surplus: elapsed% − used% of the pacing window; null when unknown (shown `-`). */
+  /**
+   * Surplus: elapsed% − used% of the pacing window, the used share read against the usable part
+   * when a reserve is kept (`used × 100 / (100 − reserve)`); null when unknown (shown `-`).
+   */
   readonly pace: number | null;
   readonly usedPct: number | null;
   readonly elapsedPct: number | null;
@@ -122,6 +137,10 @@ export interface PoolView {
   /** Minutes until the pacing window resets; null when unknown. */
   readonly resetsInMinutes: number | null;
   readonly spentWindows: readonly PoolViewSpentWindow[];
+  /** The share of each window kept for the person (`pools reserve`), in points; `{}` when none. */
+  readonly reserves: WindowReserves;
+  /** Windows inside their reserve (and below 100%): the pool is `reserved` while any is listed. */
+  readonly reservedWindows: readonly PoolViewReservedWindow[];
   /** Why the pool cannot run anything, independent of meters (its connector is missing). */
   readonly problem: string | null;
   /** The most binding state (see {@link PoolState}). */
@@ -144,7 +163,7 @@ export function orderedTiers(tiers: Iterable<string>): string[] {
  * Builds the view of every pool from its routing snapshot, sorted by pool id. Every number comes
  * from `@bullswarm/pacing`: pace from `computePace`, the 5-hour projection, in-flight charge,
  * expiring-soon and urgency from `buildCandidateRow` (the same function routing uses; only the
- * fields that do not depend on a task are read), spent windows from `checkSpent`.
+ * fields that do not depend on a task are read), spent and reserved windows from `checkSpent`.
  */
 export function buildPoolViews(
   snapshots: PoolSnapshots,
@@ -173,12 +192,21 @@ function buildPoolView(
     {},
     penaltyPct,
   );
-  const spent = checkSpent(pool, now);
-  const spentWindows: PoolViewSpentWindow[] = (spent?.spentWindows ?? []).map((kind) => {
+  const spent = checkSpent(pool, now, { ignoreReserve: true });
+  const until = (kind: WindowKind): string | null => {
     const raw = findWindow(pool.meter, kind);
     const resetsAt = raw === null ? undefined : effectiveWindow(raw, now).resetsAt;
-    return { window: kind, until: resetsAt === undefined ? null : formatTime(resetsAt) };
-  });
+    return resetsAt === undefined ? null : formatTime(resetsAt);
+  };
+  const spentWindows: PoolViewSpentWindow[] = (spent?.spentWindows ?? []).map((kind) => ({
+    window: kind,
+    until: until(kind),
+  }));
+  // Windows at or above `100 − reserve` that are not at 100% themselves.
+  const gated = checkSpent(pool, now);
+  const reservedWindows: PoolViewReservedWindow[] = (gated?.spentWindows ?? [])
+    .filter((kind) => !spentWindows.some((s) => s.window === kind))
+    .map((kind) => ({ window: kind, until: until(kind), reservePct: reserveOf(pool, kind) }));
 
   const models: Record<string, PoolViewModel | null> = {};
   for (const tier of orderedTiers(Object.keys(pool.models))) {
@@ -192,6 +220,7 @@ function buildPoolView(
   if (problem !== null) states.push('unavailable');
   if (!pool.enabled) states.push('disabled');
   if (spent !== null) states.push('burst-gated');
+  if (reservedWindows.length > 0) states.push('reserved');
   if (row.nearFiveHourLimit) states.push('near-5h-limit');
   if (row.draining) states.push('draining');
   else if (row.expiringSoon) states.push('expiring-soon');
@@ -247,6 +276,8 @@ function buildPoolView(
     urgency: row.urgency,
     resetsInMinutes: row.resetsInMinutes,
     spentWindows,
+    reserves: activeReserves(pool.reserves),
+    reservedWindows,
     problem,
     state: states[0]!,
     states,

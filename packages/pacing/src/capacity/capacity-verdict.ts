@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors/invalid-input-error';
 import { formatCompact, windowLabel } from '../format';
 import { effectiveWindow } from '../meter/effective-window';
 import { meterReadings } from '../meter/find-window';
-import { type PoolMeter, WINDOW_KINDS, type WindowKind } from '../types';
+import { type PoolMeter, WINDOW_KINDS, type WindowKind, type WindowReserves } from '../types';
 
 /** What an agent should do about its own room (swarm-autonomy, "The capacity loop"). */
 export type CapacityVerdictKind = 'ok' | 'low' | 'critical' | 'unknown';
@@ -22,7 +22,8 @@ export interface CapacityVerdict {
 
 /**
  * The capacity verdict of a meter. The binding window is the effective window with the least
- * free share (`100 − used%`, clamped to 0..100; ties go to the shorter window); `freePct` is that
+ * free share (`100 − used% − reserve`, clamped to 0..100: a reserve the person keeps on the window
+ * counts as used; ties go to the shorter window); `freePct` is that
  * share, lowered to `capPct` when a cap is given (never raised). `unknown` when the meter is
  * unmetered or has no windows — never `ok`; `critical` when the provider reports a rate limit or
  * `freePct <= criticalPct` (default 10); `low` when `freePct <= lowPct` (default 25); else `ok`.
@@ -36,6 +37,8 @@ export function capacityVerdict(input: {
   readonly lowPct?: number;
   readonly criticalPct?: number;
   readonly capPct?: number;
+  /** The share of each window the person keeps (`bullswarm pools reserve`); counted as used. */
+  readonly reserves?: WindowReserves;
 }): CapacityVerdict {
   const lowPct = checkPct('lowPct', input.lowPct ?? DEFAULT_CAPACITY_LOW_PCT);
   const criticalPct = checkPct('criticalPct', input.criticalPct ?? DEFAULT_CAPACITY_CRITICAL_PCT);
@@ -68,20 +71,24 @@ export function capacityVerdict(input: {
 
   let bindingWindow: WindowKind = readings[0]!.kind;
   let windowFree = Number.POSITIVE_INFINITY;
+  let bindingReserve = 0;
   for (const raw of readings) {
-    const free = Math.min(100, Math.max(0, 100 - effectiveWindow(raw, input.now).usedPct));
+    const reserve = input.reserves?.[raw.kind] ?? 0;
+    const free = Math.min(100, Math.max(0, 100 - reserve - effectiveWindow(raw, input.now).usedPct));
     const tighter =
       free < windowFree ||
       (free === windowFree && WINDOW_KINDS.indexOf(raw.kind) < WINDOW_KINDS.indexOf(bindingWindow));
     if (tighter) {
       windowFree = free;
       bindingWindow = raw.kind;
+      bindingReserve = reserve;
     }
   }
   const capped = capPct !== undefined && capPct < windowFree;
   const freePct = capped ? capPct : windowFree;
   const share =
     `${windowLabel(bindingWindow)} window ${formatCompact(windowFree)}% free` +
+    (bindingReserve > 0 ? ` (after its ${formatCompact(bindingReserve)}% reserve)` : '') +
     (capped ? `, capped at ${formatCompact(capPct)}%` : '');
 
   if (input.meter.rateLimited) {

@@ -116,7 +116,14 @@ describe('computePace', () => {
     ],
     ['no reading of the pacing window', makePool('claude', { windows: [meterWindow('five_hour', 10, 50)] })],
   ])('is null with %s', (_label, pool) => {
-    expect(computePace(pool, NOW)).toEqual({ pace: null, usedPct: null, elapsedPct: null, window: null });
+    expect(computePace(pool, NOW)).toEqual({
+      pace: null,
+      usedPct: null,
+      usableUsedPct: null,
+      reservePct: 0,
+      elapsedPct: null,
+      window: null,
+    });
   });
 
   it('is null without a known reset, keeping the used share', () => {

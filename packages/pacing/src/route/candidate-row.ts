@@ -12,6 +12,7 @@ import { isFreeTierModel } from '../free-model';
 import { effectiveWindow } from '../meter/effective-window';
 import { findWindow } from '../meter/find-window';
 import { elapsedPctOfEffective } from '../meter/window-elapsed-pct';
+import { reserveOf, usableScale } from '../reserve/window-reserve';
 import type { CandidateRow, PoolSnapshot, RouteSettings, RouteTask } from '../types';
 
 /**
@@ -33,6 +34,15 @@ import type { CandidateRow, PoolSnapshot, RouteSettings, RouteTask } from '../ty
  * - `expiringSoon` when the pacing window resets within 24 h (weekly) or 72 h (monthly) with used
  *   below 100; `urgency = (pace ?? 0) / (minutesUntilReset / windowMinutes)`; `urgent` when
  *   expiring soon and not draining.
+ *
+ * A reserve `r` on a window (`pool.reserves`) shrinks it to its usable `100 − r` points, and every
+ * share above is read against that part (`usableUsedPct`): for the pacing window
+ * `used′ = used × 100 / (100 − r)`, `pace = elapsed − used′`, the measured rate (and so every
+ * rate-based charge and the pacing forecast) scaled by `100 / (100 − r)`, `expiringSoon` while
+ * `used′ < 100`; for the 5-hour window the near-limit line and the over-100% forecast compare the
+ * reading × `100 / (100 − r)`. The readings themselves (`pacingUsedPct`, `fiveHourUsedPct`, the
+ * 5-hour projection and forecast) stay as the meter reports them. The flat in-flight penalty is a
+ * tie-breaker in points and is not scaled.
  */
 export function buildCandidateRow(
   pool: PoolSnapshot,
@@ -46,20 +56,28 @@ export function buildCandidateRow(
   const pacingRaw = findWindow(pool.meter, pool.pacingWindow);
   const pacing = pacingRaw === null ? null : effectiveWindow(pacingRaw, now);
   const pacingUsedPct = pacing === null ? null : pacing.usedPct;
+  // With a reserve every share of the pacing window is read against its usable part.
+  const pacingReservePct = reserveOf(pool, pool.pacingWindow);
+  const pacingScale = usableScale(pacingReservePct);
+  const pacingUsable = pacingUsedPct === null ? null : pacingUsedPct * pacingScale;
   const pacingElapsedPct = pacing === null ? null : elapsedPctOfEffective(pacing, now);
-  const pace = pacingElapsedPct === null || pacingUsedPct === null ? null : pacingElapsedPct - pacingUsedPct;
+  const pace = pacingElapsedPct === null || pacingUsable === null ? null : pacingElapsedPct - pacingUsable;
   const fiveRaw = findWindow(pool.meter, 'five_hour');
   const five = fiveRaw === null ? null : effectiveWindow(fiveRaw, now);
   const fiveHourUsedPct = five === null ? null : five.usedPct;
+  const fiveHourReservePct = reserveOf(pool, 'five_hour');
+  const fiveScale = usableScale(fiveHourReservePct);
   // estimateDuration, without its input and result objects.
   const estimateSamples = fillRecordedMinutes(pool.runs, pool.id, task.tier, estimateScratch);
   const recordedP50 = medianOfFirst(estimateScratch, estimateSamples);
   const expectedMinutes = recordedP50 ?? bootstrapMinutesFor(task.tier, settings.bootstrapMinutes);
 
   const rate = pool.spendRates[pool.pacingWindow] ?? null;
-  const rateCharge = rate === null ? 0 : timedInflightSpend(pool.inflight, rate, now);
+  // The measured rate in points of the usable part of the pacing window.
+  const usableRate = rate === null ? null : rate * pacingScale;
+  const rateCharge = usableRate === null ? 0 : timedInflightSpend(pool.inflight, usableRate, now);
   const inflightCharge = rateCharge + flatChargedRecords(pool.inflight, rate) * penaltyPct;
-  const candidateCharge = rate === null ? 0 : rate * expectedMinutes;
+  const candidateCharge = usableRate === null ? 0 : usableRate * expectedMinutes;
   const effectiveSurplus = (pace ?? 0) - inflightCharge - candidateCharge;
 
   const rate5h = pool.spendRates.five_hour ?? null;
@@ -72,7 +90,7 @@ export function buildCandidateRow(
       ? projectedFiveHourPct
       : projectedFiveHourPct + rate5h * expectedMinutes;
 
-  const forecastPacingPct = pacingUsedPct === null ? null : pacingUsedPct + rateCharge + candidateCharge;
+  const forecastPacingPct = pacingUsable === null ? null : pacingUsable + rateCharge + candidateCharge;
   const draining =
     forecastPacingPct !== null &&
     pacingElapsedPct !== null &&
@@ -84,8 +102,8 @@ export function buildCandidateRow(
   const expiringSoon =
     resetsInMinutes !== null &&
     resetsInMinutes <= expiringWithin &&
-    pacingUsedPct !== null &&
-    pacingUsedPct < 100;
+    pacingUsable !== null &&
+    pacingUsable < 100;
   const urgency =
     expiringSoon && pacing !== null ? (pace ?? 0) / (resetsInMinutes! / pacing.windowMinutes) : null;
 
@@ -102,9 +120,9 @@ export function buildCandidateRow(
     expectedMinutes,
     estimateSource: recordedP50 === null ? 'bootstrap' : 'recorded',
     estimateSamples,
-    nearFiveHourLimit: fiveHourUsedPct !== null && fiveHourUsedPct >= FIVE_HOUR_NEAR_LIMIT_PCT,
+    nearFiveHourLimit: fiveHourUsedPct !== null && fiveHourUsedPct * fiveScale >= FIVE_HOUR_NEAR_LIMIT_PCT,
     nearFiveHourPenalty: false,
-    forecastOverLimit: forecastFiveHourPct !== null && forecastFiveHourPct > 100,
+    forecastOverLimit: forecastFiveHourPct !== null && forecastFiveHourPct * fiveScale > 100,
     forecastGated: false,
     free: isFreeTierModel(tierModel),
     model: tierModel?.model ?? null,
@@ -118,6 +136,8 @@ export function buildCandidateRow(
     urgent: expiringSoon && !draining,
     pacingWindow: pool.pacingWindow,
     pacingUsedPct,
+    pacingReservePct,
+    fiveHourReservePct,
     fiveHourUsedPct,
     fiveHourElapsedPct: five === null ? null : elapsedPctOfEffective(five, now),
     candidateCharge,

@@ -26,6 +26,7 @@ import {
   formatNoEligiblePool,
   formatNoPoolWithQuota,
   formatPinClause,
+  formatPinnedReserveTrailer,
   formatPinSource,
   formatPreferredOverBusierTrailer,
   formatRouteSummary,
@@ -56,14 +57,18 @@ export interface ChooseRouteInput {
  *
  * Step 1, eligibility. Each pool that fails gets a {@link PoolRejection}, checked in this order:
  * disabled → lane → capability → tier model (`ineligible`); the task's route (`route`); the
- * caller's `excludedPools` (`excluded`); a metered window at 100% (`spent`). The route is checked
+ * caller's `excludedPools` (`excluded`); a metered window at 100%, or inside the reserve the pool
+ * keeps on it (`spent`, named in the ` (burst-gated: …)` suffix as `<pool> inside its 15% weekly
+ * reserve`). The route is checked
  * before the caller's exclusions and the spent windows (a choice; the brief lists the route filters
  * separately): a pool the route rules out could not run the step whatever its quota, so it must not
  * turn a "no pool" answer into a usage-limit one or appear as burst-gated.
  *
  * A pin (`task.pin`) reduces the candidates to that one pool before routing runs: it must still be
- * enabled, capable and not spent, but the route, `excludedPools` and draining do not apply to it
- * (the operator chose it). Every other pool is rejected as `not the pinned pool`.
+ * enabled, capable and not at a 100% limit, but the route, `excludedPools`, draining and the reserve
+ * the pool keeps do not apply to it (the operator chose it): a pinned pool inside its reserve is
+ * picked, and the reason says so (`uses its 15% weekly reserve (pinned)`). Every other pool is
+ * rejected as `not the pinned pool`.
  *
  * For a workflow step a draining pool (forecast >= 95% of its pacing window and ahead of its clock)
  * is removed (`draining`, `nearly spent (forecast <n>%) until <reset>`); for a single run it is
@@ -157,6 +162,7 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
           burstGated.map((r) => ({
             label: r.label,
             window: r.rejection.window ?? ('five_hour' as WindowKind),
+            ...(r.rejection.reservePct === undefined ? {} : { reservePct: r.rejection.reservePct }),
           })),
         );
 
@@ -264,7 +270,8 @@ function choosePinned(
       noPoolKind: 'unavailable',
     };
   }
-  const rejection = checkCapable(pinned, task) ?? checkSpent(pinned, now);
+  // A pin may spend the reserve: only the 100% limit keeps the pinned pool out.
+  const rejection = checkCapable(pinned, task) ?? checkSpent(pinned, now, { ignoreReserve: true });
   if (rejection !== null) {
     return {
       poolId: null,
@@ -280,11 +287,17 @@ function choosePinned(
   order.add(buildCandidateRow(pinned, task, now, settings, penaltyPct));
   const candidates = order.finish();
   const chosen = candidates[0]!;
+  const inReserve = checkSpent(pinned, now);
+  const reserveTrailer =
+    inReserve?.reservePct === undefined || inReserve.window === undefined
+      ? []
+      : [formatPinnedReserveTrailer(inReserve.window, inReserve.reservePct)];
   return {
     poolId: chosen.poolId,
     model: chosen.model,
     reason: [
       formatPinClause(chosen, pin.source),
+      ...reserveTrailer,
       ...commonTrailers(chosen, order.forecastOver, order.draining),
     ].join(' · '),
     candidates,

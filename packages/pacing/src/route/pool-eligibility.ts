@@ -1,7 +1,8 @@
 import { BURST_BLOCK_PCT } from '../constants';
-import { formatTime, windowLabel } from '../format';
+import { formatCompact, formatTime, windowLabel } from '../format';
 import { effectiveWindow } from '../meter/effective-window';
 import { meterReadings } from '../meter/find-window';
+import { spentAtPct } from '../reserve/window-reserve';
 import {
   type PoolRejection,
   type PoolSnapshot,
@@ -30,36 +31,62 @@ export function checkCapable(pool: PoolSnapshot, task: RouteTask): PoolRejection
 }
 
 /**
- * A metered window (5-hour, weekly or monthly) whose effective reading is at or above 100% keeps
- * the pool out until it resets: kind `spent`, reason `at its weekly limit until <time>` (`until …`
- * omitted when the reset is unknown), `backAt` = that reset. With several spent windows the reason
- * names the one with the latest reset — or, when any spent window's reset is unknown, that window
- * (the longest such), with no `backAt`: a return time is never claimed earlier than it can be.
+ * A metered window (5-hour, weekly or monthly) whose effective reading is at or above 100% — or at
+ * or above `100 − reserve` when the pool keeps a reserve on it (`pool.reserves`) — keeps the pool
+ * out until it resets: kind `spent`, reason `at its weekly limit until <time>` (`until …` omitted
+ * when the reset is unknown), or `inside its 15% weekly reserve until <time>` (with `reservePct`)
+ * when that window is inside its reserve but below 100%; `backAt` = that reset. With several spent
+ * windows the reason names the one with the latest reset — or, when any spent window's reset is
+ * unknown, that window (the longest such), with no `backAt`: a return time is never claimed earlier
+ * than it can be.
+ *
+ * `ignoreReserve` checks the 100% limit alone: a pin may use the reserve.
  */
-export function checkSpent(pool: PoolSnapshot, now: number): PoolRejection | null {
+export function checkSpent(
+  pool: PoolSnapshot,
+  now: number,
+  options: { readonly ignoreReserve?: boolean } = {},
+): PoolRejection | null {
   const readings = meterReadings(pool.meter);
-  // The common case allocates nothing: a window can only be spent while its raw reading is >= 100.
+  const reserves = options.ignoreReserve === true ? undefined : pool.reserves;
+  // The common case allocates nothing: a window can only be spent while its raw reading is at or
+  // above its line.
   let anyFull = false;
-  for (let i = 0; i < readings.length; i++) if (readings[i]!.usedPct >= BURST_BLOCK_PCT) anyFull = true;
+  for (let i = 0; i < readings.length; i++) {
+    const raw = readings[i]!;
+    if (raw.usedPct >= spentAtPct(reserves?.[raw.kind] ?? 0)) anyFull = true;
+  }
   if (!anyFull) return null;
-  const spent: { kind: WindowKind; resetsAt: number | undefined }[] = [];
+  const spent: { kind: WindowKind; resetsAt: number | undefined; usedPct: number }[] = [];
   for (const raw of readings) {
     const w = effectiveWindow(raw, now);
-    if (w.usedPct >= BURST_BLOCK_PCT) spent.push({ kind: w.kind, resetsAt: w.resetsAt });
+    if (w.usedPct >= spentAtPct(reserves?.[w.kind] ?? 0)) {
+      spent.push({ kind: w.kind, resetsAt: w.resetsAt, usedPct: w.usedPct });
+    }
   }
   if (spent.length === 0) return null;
   let binding = spent[0]!;
   for (const s of spent.slice(1)) if (bindsLater(s, binding)) binding = s;
   const spentWindows = WINDOW_KINDS.filter((kind) => spent.some((s) => s.kind === kind));
   const until = binding.resetsAt === undefined ? '' : ` until ${formatTime(binding.resetsAt)}`;
+  const reservePct = binding.usedPct >= BURST_BLOCK_PCT ? 0 : (reserves?.[binding.kind] ?? 0);
   return {
     poolId: pool.id,
     kind: 'spent',
-    reason: `at its ${windowLabel(binding.kind)} limit${until}`,
+    reason:
+      reservePct > 0
+        ? `${formatReserveClause(binding.kind, reservePct)}${until}`
+        : `at its ${windowLabel(binding.kind)} limit${until}`,
     ...(binding.resetsAt === undefined ? {} : { backAt: binding.resetsAt }),
     spentWindows,
     window: binding.kind,
+    ...(reservePct > 0 ? { reservePct } : {}),
   };
+}
+
+/** `inside its 15% weekly reserve` (`inside its 20% 5-hour reserve`). */
+export function formatReserveClause(kind: WindowKind, reservePct: number): string {
+  return `inside its ${formatCompact(reservePct)}% ${windowLabel(kind)} reserve`;
 }
 
 function bindsLater(

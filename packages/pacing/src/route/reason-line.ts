@@ -21,6 +21,7 @@ import {
   windowLabel,
 } from '../format';
 import type { CandidateRow, EffortTier, PinSource, TaskRoute, WindowKind } from '../types';
+import { formatReserveClause } from './pool-eligibility';
 
 /** The most pools a list inside a pick's reason line names before `+<n> more`. */
 export const REASON_LIST_LIMIT = 10;
@@ -192,16 +193,32 @@ export function formatExcludedTrailer(entries: readonly { label: string; reason:
 }
 
 /**
- * ` (burst-gated: pool-a, pool-b at its weekly limit)` — appended to the reason with a leading
- * space. A bare label is at its 5-hour limit.
+ * ` (burst-gated: pool-a, pool-b at its weekly limit, pool-c inside its 15% weekly reserve)` —
+ * appended to the reason with a leading space. A bare label is at its 5-hour limit; a pool left
+ * out for its reserve (`reservePct`) says which reserve.
  */
-export function formatBurstGatedSuffix(entries: readonly { label: string; window: WindowKind }[]): string {
+export function formatBurstGatedSuffix(
+  entries: readonly { label: string; window: WindowKind; reservePct?: number }[],
+): string {
   const list = joinCapped(
     entries,
-    (e) => (e.window === 'five_hour' ? e.label : `${e.label} at its ${windowLabel(e.window)} limit`),
+    (e) =>
+      e.reservePct !== undefined && e.reservePct > 0
+        ? `${e.label} ${formatReserveClause(e.window, e.reservePct)}`
+        : e.window === 'five_hour'
+          ? e.label
+          : `${e.label} at its ${windowLabel(e.window)} limit`,
     ', ',
   );
   return ` (burst-gated: ${list})`;
+}
+
+/**
+ * `uses its 15% weekly reserve (pinned)` — the trailer of a pinned pick whose pool is inside the
+ * reserve it keeps on that window: a pin may spend the reserve, and the reason says so.
+ */
+export function formatPinnedReserveTrailer(window: WindowKind, reservePct: number): string {
+  return `uses its ${formatCompact(reservePct)}% ${windowLabel(window)} reserve (pinned)`;
 }
 
 /**

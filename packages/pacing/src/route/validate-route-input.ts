@@ -1,5 +1,13 @@
 import { InvalidInputError } from '../errors/invalid-input-error';
-import { LANES, type PoolSnapshot, type RouteSettings, type RouteTask, WINDOW_KINDS } from '../types';
+import { isValidReservePct, RESERVE_PCT_EXPECTED } from '../reserve/window-reserve';
+import {
+  LANES,
+  type PoolSnapshot,
+  type RouteSettings,
+  type RouteTask,
+  WINDOW_KINDS,
+  type WindowKind,
+} from '../types';
 
 const METER_STATUSES = ['live', 'cache', 'stale', 'manual', 'unmetered'];
 
@@ -11,7 +19,8 @@ const PIN_SOURCES = ['--worker-pool', 'step restart', 'gate retry'];
  * a non-finite `now`, an unknown lane or task kind, an empty tier, a missing or duplicate pool id
  * (ids must be unique, or the pick would depend on input order), a window with a non-finite
  * reading or a non-positive length, a negative or non-finite spend rate or in-flight estimate, and
- * a negative or non-finite `inflightPenaltyPct`. The shapes are checked too, for callers in plain
+ * a negative or non-finite `inflightPenaltyPct`, and a reserve outside 0–90 (whole or one decimal)
+ * or on something that is not a window kind. The shapes are checked too, for callers in plain
  * JavaScript: a missing or mistyped object, array or flag names its field instead of failing later
  * with a bare TypeError.
  *
@@ -142,6 +151,19 @@ export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): 
     const rate = pool.spendRates[kind];
     if (rate !== undefined && !(Number.isFinite(rate) && rate >= 0)) {
       fail(`pools[${i}].spendRates.${kind}`, 'points per worker-minute at or above 0, or absent', rate);
+    }
+  }
+  if (pool.reserves !== undefined) {
+    if (!isObject(pool.reserves)) {
+      fail(`pools[${i}].reserves`, 'an object of window kind → reserve points, or absent', pool.reserves);
+    }
+    for (const [kind, value] of Object.entries(pool.reserves)) {
+      if (!WINDOW_KINDS.includes(kind as WindowKind)) {
+        fail(`pools[${i}].reserves`, `window kinds only (${WINDOW_KINDS.join(', ')})`, kind);
+      }
+      if (value !== undefined && !isValidReservePct(value)) {
+        fail(`pools[${i}].reserves.${kind}`, RESERVE_PCT_EXPECTED, value);
+      }
     }
   }
   const inflight = pool.inflight;

@@ -1,5 +1,11 @@
 import { isAbsolute } from 'node:path';
-import { DEFAULT_INFLIGHT_PENALTY_PCT, LANES } from '@bullswarm/pacing';
+import {
+  DEFAULT_INFLIGHT_PENALTY_PCT,
+  isValidReservePct,
+  LANES,
+  MAX_RESERVE_PCT,
+  RESERVE_PCT_EXPECTED,
+} from '@bullswarm/pacing';
 import { z } from 'zod';
 import { meterSourceSchema } from './meter-source-schema';
 import {
@@ -12,6 +18,12 @@ import {
 
 const isoInstant = z.iso.datetime({ offset: true });
 const tierName = z.string().regex(TIER_PATTERN, 'must be an effort tier name such as low, medium or high');
+const reservePct = z
+  .number()
+  .min(0)
+  .max(MAX_RESERVE_PCT)
+  .refine(isValidReservePct, `must be ${RESERVE_PCT_EXPECTED}`)
+  .describe('Points of the window kept for you, 0–90 (whole or one decimal).');
 const poolId = z
   .string()
   .regex(POOL_ID_PATTERN, 'must be a pool id: connector or connector:account, e.g. claude-code:acme');
@@ -55,6 +67,14 @@ export const statePoolSchema = z
     meter: meterSourceSchema
       .optional()
       .describe("Where this pool's meter is read, overriding the connector's."),
+    /** `bullswarm pools reserve`: the share of each window kept for the person. */
+    reserves: z
+      .strictObject({ five_hour: reservePct, weekly: reservePct, monthly: reservePct })
+      .partial()
+      .optional()
+      .describe(
+        'The share of each window kept for you (`bullswarm pools reserve`): routing treats the window as spent at 100 − reserve percent used.',
+      ),
     addedAt: isoInstant.describe('When the pool was added (ISO-8601).'),
   })
   .superRefine((pool, ctx) => {

@@ -60,6 +60,7 @@ describe('readState', () => {
       lanes: ['analyze', 'build'],
       subscription: { quotaWindow: 'monthly', resetsAt: '2026-10-01T00:00:00Z' },
       meter: { type: 'command', command: 'acme-meter', args: ['--json'], timeoutMs: 5000 },
+      reserves: { five_hour: 20, weekly: 12.5 },
     });
     writeFileSync(
       homePaths(home).statePath,
@@ -128,6 +129,24 @@ describe('readState', () => {
       /codex-rollout/,
     ],
     ['a newer version', { version: 2, pools: [] }, 'version', /newer bullswarm/],
+    [
+      'a reserve above 90',
+      { version: 1, pools: [{ ...pool('a'), reserves: { weekly: 95 } }] },
+      'pools[0].reserves.weekly',
+      /<=90/,
+    ],
+    [
+      'a reserve with two decimals',
+      { version: 1, pools: [{ ...pool('a'), reserves: { weekly: 12.25 } }] },
+      'pools[0].reserves.weekly',
+      /whole or with one decimal/,
+    ],
+    [
+      'a reserve on something that is not a window',
+      { version: 1, pools: [{ ...pool('a'), reserves: { daily: 10 } }] },
+      'pools[0].reserves.daily',
+      /unknown field/,
+    ],
     [
       'a bad lane',
       { version: 1, pools: [{ ...pool('a'), lanes: ['review'] }] },

@@ -150,9 +150,11 @@ export async function readCapacity(
       meter,
     );
   }
+  const reserves = runtime.state.pools.find((pool) => pool.id === poolId)?.reserves;
   const verdict: CapacityVerdict = capacityVerdict({
     meter,
     now,
+    ...(reserves === undefined ? {} : { reserves }),
     lowPct: thresholds.lowPct,
     criticalPct: thresholds.criticalPct,
     ...(cap === undefined ? {} : { capPct: cap.pct }),

@@ -121,6 +121,7 @@ export async function pickAccount(
     const verdict = capacityVerdict({
       meter: pool.meter,
       now: snapshots.now,
+      ...(pool.reserves === undefined ? {} : { reserves: pool.reserves }),
       lowPct: thresholds.lowPct,
       criticalPct: thresholds.criticalPct,
       ...(cap === undefined ? {} : { capPct: cap.pct }),

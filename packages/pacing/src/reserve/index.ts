@@ -1,0 +1,9 @@
+export {
+  activeReserves,
+  isValidReservePct,
+  RESERVE_PCT_EXPECTED,
+  reserveOf,
+  spentAtPct,
+  usableScale,
+  usableUsedPct,
+} from './window-reserve';
