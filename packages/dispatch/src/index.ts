@@ -45,6 +45,16 @@ export type {
 } from './dispatch/dispatch-types';
 export { type GuardedWork, guardInFlight } from './dispatch/interrupt-guard';
 export {
+  type BackAtWaitOutcome,
+  COUNTDOWN_TICK_MS,
+  DEFAULT_WHEN_READY_POLL_MS,
+  resolveWhenReadyPollMs,
+  type WaitForBackAtOptions,
+  WHEN_READY_POLL_SEC,
+  WHEN_READY_POLL_SEC_RANGE,
+  waitForBackAt,
+} from './dispatch/wait-for-back-at';
+export {
   DEFAULT_WATCHDOG_SETTINGS,
   PROBE_TIMEOUT_SEC,
   resolveWatchdogSettings,
