@@ -224,6 +224,14 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
       'automatic retries after a crash, stall, sign-in failure or empty answer: 0 to 10 (default 1)',
     )
     .option('--dry-run', 'show the pick and its forecast; spawn nothing')
+    .option(
+      '--when-ready',
+      'when no pool can take the task and a back-at is known, wait for it (a countdown; Ctrl-C stops), then route again',
+    )
+    .option(
+      '--max-wait <duration>',
+      'with --when-ready: the longest wait, e.g. 3h, 90m (longer: exit 1 with the back-at)',
+    )
     .option('--json', 'print one JSON object with the result and the candidate rows')
     .option('--no-caller', 'accepted and ignored; on its way out (the caller is never a pool of its own run)')
     .addHelpText(
@@ -233,7 +241,9 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
         'bullswarm run --lane build --effort high "Fix the failing test in src/parser"',
         'git diff | bullswarm run --lane chore -',
         'bullswarm run --lane analyze --worker-pool codex --json "Summarise README.md"',
-      ),
+        'bullswarm run --lane build --when-ready --max-wait 3h "Fix the flaky test"',
+      ) +
+        '\nEnvironment: BULLSWARM_WHEN_READY_POLL_SEC, the seconds between meter re-reads while --when-ready waits (a pool back early ends the wait), from 0.001 to 600 (default 30)\n',
     )
     .action(async (prompt: string[], _options, command: Command) => {
       const { runCommand } = await import('../commands/run-command');

@@ -14,6 +14,8 @@ import { CliExit, CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
 import { type CommandContext, openCliRuntime, printJson } from '../cli/command-context';
 import { EXIT } from '../cli/exit-codes';
+import { formatCountdownMs } from '../output/format-seconds';
+import { parseWaitDuration } from '../parse/parse-options';
 
 /** Options of `bullswarm run`. */
 export interface RunOptions {
@@ -26,6 +28,10 @@ export interface RunOptions {
   readonly retryAttempts?: string;
   readonly dryRun?: boolean;
   readonly json?: boolean;
+  /** `--when-ready`: when no pool can take the task and a back-at is known, wait for it. */
+  readonly whenReady?: boolean;
+  /** `--max-wait <duration>`: the longest `--when-ready` waits (`3h`, `90m`). */
+  readonly maxWait?: string;
   /** `--no-caller`: accepted and ignored (the caller is never a pool of its own run). */
   readonly caller?: boolean;
 }
@@ -39,7 +45,15 @@ export interface RunPlan {
   readonly addDirs: readonly string[];
   readonly retryAttempts: number | undefined;
   readonly workerPool: string | undefined;
+  /** `--when-ready`: the wait's bound (ms; undefined = until the back-at) and poll interval. */
+  readonly whenReady?: { readonly maxWaitMs: number | undefined; readonly pollMs: number };
 }
+
+/**
+ * The most back-ats one `run --when-ready` waits for. Each must be later than the one before (a
+ * back-at that does not move ends the wait), and `--max-wait` bounds their sum.
+ */
+export const WHEN_READY_MAX_ROUNDS = 10;
 
 /** Reads and checks everything on the command line before anything is opened. */
 export async function planRun(
@@ -81,6 +95,20 @@ export async function planRun(
       flag: '<prompt>',
     });
   }
+  if (options.maxWait !== undefined && !options.whenReady) {
+    throw new CliUsageError({
+      message: '--max-wait bounds --when-ready: add --when-ready',
+      flag: '--max-wait',
+    });
+  }
+  let whenReady: RunPlan['whenReady'];
+  if (options.whenReady) {
+    const maxWaitMs =
+      options.maxWait === undefined ? undefined : parseWaitDuration(options.maxWait, '--max-wait');
+    // BULLSWARM_WHEN_READY_POLL_SEC is checked here, before anything is opened or waited for.
+    const { resolveWhenReadyPollMs } = await import('@bullswarm/dispatch');
+    whenReady = { maxWaitMs, pollMs: resolveWhenReadyPollMs(context.io.env) };
+  }
   const cwd = checkDirectory(resolve(context.io.cwd, options.cwd ?? '.'), '--cwd');
   const addDirs = (options.addDir ?? []).map((dir) =>
     checkDirectory(resolve(context.io.cwd, dir), '--add-dir'),
@@ -96,6 +124,7 @@ export async function planRun(
         ? undefined
         : checkRetryAttempts(options.retryAttempts, '--retry-attempts'),
     workerPool: options.workerPool,
+    ...(whenReady === undefined ? {} : { whenReady }),
   };
 }
 
@@ -128,7 +157,9 @@ export function formatElapsed(ms: number): string {
  * - A real run prints `→ [<label>] <reason>` on stderr for each attempt, progress lines on a
  *   terminal, the answer on stdout; on failure `FAILED [<label>] <kind>: <why>` and, when known,
  *   `back at <time>`, exit 1. The attempt files are in `$BULLSWARM_HOME/runs/<runId>/`.
- * - `--json` prints one object instead (and nothing on stderr): ok, kind, poolId, poolLabel, model,
+ * - `--when-ready [--max-wait <d>]`: when no pool can take the task and a back-at is known, first
+ *   waits for it with the countdown of `workflow resume --when-ready` (see `waitUntilRoutable`).
+ * - `--json` prints one object instead (and nothing on stderr but a `--when-ready` countdown): ok, kind, poolId, poolLabel, model,
  *   reason, why, backAt, answer, attempts, runDir, candidates (the decision's rows in preference
  *   order, each with its poolLabel), rejected.
  */
@@ -147,6 +178,15 @@ export async function runCommand(
         ? undefined
         : { poolId: runtime.home.resolvePoolRef(plan.workerPool), source: '--worker-pool' as const };
     if (pin !== undefined) await refuseCallerPin(runtime, plan.workerPool!, pin.poolId);
+    if (plan.whenReady !== undefined) {
+      const task: RouteTask = {
+        lane: plan.lane,
+        tier: plan.tier,
+        kind: 'single-run',
+        ...(pin ? { pin } : {}),
+      };
+      await waitUntilRoutable(context, runtime, task, plan.whenReady, options);
+    }
     if (options.dryRun) {
       await dryRun(context, runtime, plan, pin, options);
       return;
@@ -177,6 +217,86 @@ async function dryRun(
     printNoPool(context, decision);
   }
   if (!ok) throw new CliExit(EXIT.failed);
+}
+
+/**
+ * `--when-ready`: while no pool can take the task and a back-at is known, waits for it (the shared
+ * countdown of `workflow resume --when-ready`), re-reads the meters and routes again. A pool that
+ * comes back early (a fresh meter reading, polled every `pollMs`) ends the wait early. Returns when
+ * a pool can take the task — or when waiting cannot help (no back-at known, a back-at that did not
+ * move, {@link WHEN_READY_MAX_ROUNDS} waits), leaving the run to report the no-pool as usual.
+ * A back-at further away than `--max-wait` (less what was waited) exits 1 with the back-at; Ctrl-C
+ * or SIGTERM during the wait exits 1 (`stopped before resuming`) with nothing dispatched.
+ */
+async function waitUntilRoutable(
+  context: CommandContext,
+  runtime: BullswarmRuntime,
+  task: RouteTask,
+  settings: NonNullable<RunPlan['whenReady']>,
+  options: RunOptions,
+): Promise<void> {
+  const { noPoolKind, routeTask } = await import('@bullswarm/dispatch/routing');
+  const { countdownToBackAt } = await import('../cli/back-at-countdown');
+  let waitedMs = 0;
+  let lastBackAt: number | undefined;
+  for (let round = 1; ; round++) {
+    // After a wait the meters are read from their sources again, not from the cache.
+    const { decision } = await routeTask(runtime, task, round > 1 ? { forceMeters: true } : {});
+    if (decision.poolId !== null) return;
+    const backAt = decision.backAt;
+    if (backAt === undefined) {
+      context.io.err('--when-ready: no pool can take the task and no back-at is known; not waiting\n');
+      return;
+    }
+    if (lastBackAt !== undefined && backAt <= lastBackAt) {
+      context.io.err(
+        `--when-ready: still no pool after the back-at ${formatTime(lastBackAt)}; not waiting again\n`,
+      );
+      return;
+    }
+    if (round > WHEN_READY_MAX_ROUNDS) {
+      context.io.err(`--when-ready: waited for ${WHEN_READY_MAX_ROUNDS} back-ats; not waiting again\n`);
+      return;
+    }
+    const waitMs = Math.max(0, backAt - runtime.clock());
+    if (settings.maxWaitMs !== undefined && waitedMs + waitMs > settings.maxWaitMs) {
+      const away = formatCountdownMs(waitMs);
+      if (options.json) {
+        printJson(context, {
+          ok: false,
+          kind: noPoolKind(decision),
+          reason: decision.reason,
+          why: `--max-wait ${options.maxWait}: the earliest back-at is ${away} away`,
+          backAt: formatTime(backAt),
+          poolId: null,
+        });
+      } else {
+        context.io.err(`NO POOL ${decision.reason}\n`);
+        context.io.err(
+          `--max-wait ${options.maxWait}: the earliest back-at is ${away} away, longer than the wait allowed; not waiting\n`,
+        );
+        context.io.err(`back at ${formatTime(backAt)}\n`);
+      }
+      throw new CliExit(EXIT.failed);
+    }
+    const started = Date.now();
+    const outcome = await countdownToBackAt(context, {
+      backAt,
+      waitMs,
+      pollMs: settings.pollMs,
+      backEarly: async () => {
+        const again = await routeTask(runtime, task);
+        return again.decision.poolId === null ? null : runtime.label(again.decision.poolId);
+      },
+    });
+    if (outcome === 'aborted') {
+      context.io.err('\nstopped before resuming\n');
+      throw new CliExit(EXIT.failed);
+    }
+    if (outcome === 'back-early') return;
+    waitedMs += Date.now() - started;
+    lastBackAt = backAt;
+  }
 }
 
 function printNoPool(context: CommandContext, decision: RouteDecision): void {

@@ -111,3 +111,23 @@ export function parseInstant(value: string, flag: string): number {
   }
   return ms;
 }
+
+const WAIT_DURATION = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+
+/** A duration as typed for a wait bound: `3h`, `90m`, `1h30m`, `45s`, `2d`; returns ms (more than 0). */
+export function parseWaitDuration(value: string, flag: string): number {
+  const text = value.trim();
+  const match = WAIT_DURATION.exec(text);
+  const [d, h, m, s] = (match?.slice(1) ?? []).map((part) => Number(part ?? 0));
+  const ms =
+    match === null || text === '' ? 0 : ((((d ?? 0) * 24 + (h ?? 0)) * 60 + (m ?? 0)) * 60 + (s ?? 0)) * 1000;
+  if (!(ms > 0)) {
+    const expected = 'a duration such as 3h, 90m, 1h30m, 45s or 2d';
+    throw new CliUsageError({
+      message: `${flag} "${value}" is not valid: expected ${expected}`,
+      flag,
+      expected,
+    });
+  }
+  return ms;
+}

@@ -1,6 +1,5 @@
-import { formatTime } from '@bullswarm/pacing';
+import { countdownToBackAt } from '../../cli/back-at-countdown';
 import { type CommandContext, openCliRuntime } from '../../cli/command-context';
-import { formatCountdownMs } from '../../output/format-seconds';
 import { driveRun, withCliErrors } from './workflow-cli-support';
 
 /** Options of `bullswarm workflow resume`. */
@@ -14,7 +13,8 @@ export interface WorkflowResumeOptions {
  * `--when-ready` it first waits until the earliest known back-at of the steps that came back (time
  * read from bullswarm's clock, which BULLSWARM_NOW fixes; the wait itself is real time), showing a
  * countdown (`resuming in 45s`, `resuming in 10m`) — redrawn on a terminal, a line every 30 s
- * otherwise. Ctrl-C during the wait ends the command without resuming (exit 1).
+ * otherwise (`countdownToBackAt`, shared with `run --when-ready`). Ctrl-C during the wait ends the
+ * command without resuming (exit 1).
  */
 export async function workflowResumeCommand(
   context: CommandContext,
@@ -36,8 +36,8 @@ export async function workflowResumeCommand(
       } else {
         const waitMs = backAt - runtime.clock();
         if (waitMs > 0) {
-          const ok = await countdown(context, backAt, waitMs, workflow.abortableSleep);
-          if (!ok) {
+          const outcome = await countdownToBackAt(context, { backAt, waitMs });
+          if (outcome === 'aborted') {
             const { CliExit } = await import('../../cli/cli-errors');
             context.io.err('\nstopped before resuming\n');
             throw new CliExit(1);
@@ -50,42 +50,6 @@ export async function workflowResumeCommand(
     );
   } finally {
     runtime.close();
-  }
-}
-
-/** Waits `waitMs` of real time with a visible countdown; false when interrupted. */
-async function countdown(
-  context: CommandContext,
-  backAt: number,
-  waitMs: number,
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>,
-): Promise<boolean> {
-  const abort = new AbortController();
-  const stop = () => abort.abort();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  try {
-    const end = Date.now() + waitMs;
-    const tty = context.io.stderrIsTTY;
-    let lastLine = 0;
-    for (;;) {
-      const left = end - Date.now();
-      if (left <= 0 || abort.signal.aborted) break;
-      const text = `waiting until ${formatTime(backAt)} (the earliest back-at) · resuming in ${formatCountdownMs(left)}`;
-      if (tty) context.io.err(`\r\x1b[2K${text}`);
-      else if (Date.now() - lastLine >= 30_000 || lastLine === 0) {
-        context.io.err(`${text}\n`);
-        lastLine = Date.now();
-      }
-      await sleep(Math.min(1000, left), abort.signal);
-    }
-    if (tty) context.io.err('\r\x1b[2K');
-    if (abort.signal.aborted) return false;
-    context.io.err(`back at ${formatTime(backAt)}: resuming\n`);
-    return true;
-  } finally {
-    process.removeListener('SIGINT', stop);
-    process.removeListener('SIGTERM', stop);
   }
 }
 
