@@ -107,6 +107,30 @@ describe('classifyOutcome on captured runs', () => {
     );
   });
 
+  it('parses the JSON error object Gemini CLI 0.61 writes to stderr with -o json (stdout empty)', () => {
+    const stderr = readFixture('gemini/stderr-json-not-logged-in-0.61.0.txt');
+    expect(classify('gemini-json', '', { exitCode: 1, stderr })).toMatchObject({
+      kind: 'auth',
+      evidence: expect.stringMatching(
+        /^Please set an Auth method in your \/home\/user\/\.gemini\/settings\.json/,
+      ),
+    });
+    const other = JSON.stringify(
+      {
+        session_id: 's',
+        error: { type: 'FatalToolExecutionError', message: 'Tool write_file failed: EACCES', code: 54 },
+      },
+      null,
+      2,
+    );
+    expect(
+      classify('gemini-json', '', { exitCode: 54, stderr: `Loaded cached credentials.\n${other}\n` }),
+    ).toMatchObject({
+      kind: 'process',
+      message: 'exited with code 54: Tool write_file failed: EACCES',
+    });
+  });
+
   it('reads failures printed on stderr (gemini, grok)', () => {
     expect(
       classify('gemini-stream-json', '', {

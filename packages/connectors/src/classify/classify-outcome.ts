@@ -127,6 +127,13 @@ export function classifyOutcome(
         text: notice.text || `${notice.code ?? ''} ${notice.status ?? ''}`.trim(),
       });
   }
+  // A JSON error object on stderr (Gemini CLI `-o json` writes `{"session_id", "error": {type,
+  // message, code}}` there, stdout empty) is a provider notice of its own.
+  const stderrError = stderrJsonError(input.stderr);
+  if (stderrError !== undefined) {
+    const kind = kindOf(stderrError.message, stderrError.type, stderrError.status, authSignatures);
+    if (kind) matches.push({ kind, notice: undefined, text: stderrError.message });
+  }
   for (const line of input.stderr.split('\n')) {
     if (line.trim() === '') continue;
     const kind = kindOf(line, undefined, undefined, authSignatures);
@@ -193,7 +200,7 @@ export function classifyOutcome(
   const noticeText = notice
     ? `${notice.status === undefined ? '' : `[${notice.status}] `}${notice.text}`.trim()
     : '';
-  const detail = noticeText || lastLine(input.stderr);
+  const detail = noticeText || stderrError?.message || lastLine(input.stderr);
   return {
     kind: 'process',
     message: detail ? `${why}: ${clip(detail)}` : why,
@@ -223,6 +230,31 @@ function outcome(
 ): ConnectorV1Outcome {
   const evidence = clip(text);
   return { kind, message: `${LABELS[kind]}: ${evidence}`, evidence, ...extra };
+}
+
+/**
+ * The error of a JSON document on stderr: the first line opening with `{` to the end, parsed as one
+ * object with `error.message` (a string). `status` is `error.code` when it is an HTTP status.
+ */
+function stderrJsonError(stderr: string): { message: string; type?: string; status?: number } | undefined {
+  const start = stderr.search(/^\{/m);
+  if (start === -1) return undefined;
+  let document: unknown;
+  try {
+    document = JSON.parse(stderr.slice(start));
+  } catch {
+    return undefined;
+  }
+  if (typeof document !== 'object' || document === null) return undefined;
+  const error = (document as Record<string, unknown>).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { message, type, code } = error as Record<string, unknown>;
+  if (typeof message !== 'string' || message.trim() === '') return undefined;
+  return {
+    message,
+    ...(typeof type === 'string' ? { type } : {}),
+    ...(typeof code === 'number' && code >= 400 && code < 600 ? { status: code } : {}),
+  };
 }
 
 function lastLine(text: string): string {

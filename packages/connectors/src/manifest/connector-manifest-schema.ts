@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../parsers';
 import { checkTemplate } from './template';
+import { checkVersionRange } from './version-range';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -34,6 +35,23 @@ const envRecord = (allowed: readonly string[]) =>
  * the first validation, through {@link connectorManifestSchema}.
  */
 function buildConnectorManifestSchema() {
+  const eventName = z.string().regex(/^[A-Za-z0-9_.:-]+(?:\/[A-Za-z0-9_.:-]+)?$/, {
+    message: 'expected an event name such as "item.completed" or "system/api_retry"',
+  });
+
+  const regex = z.string().superRefine((value, context) => {
+    try {
+      new RegExp(value);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` });
+    }
+  });
+
+  const versionRange = z.string().superRefine((value, context) => {
+    const problem = checkVersionRange(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
   const invocationSchema = z
     .object({
       command: z.string().min(1).meta({
@@ -207,6 +225,39 @@ function buildConnectorManifestSchema() {
         .strict()
         .optional(),
       probe: z.boolean().default(false),
+      activity: z
+        .object({
+          progress: z.array(eventName).default([]).meta({
+            description:
+              'Events that are progress (restart the silence clock), e.g. "item.completed" or "system/init". An event is named "<type>" and "<type>/<subtype or item.type>".',
+          }),
+          noise: z.array(eventName).default([]).meta({
+            description:
+              'Events that are noise (restart nothing), e.g. "error" or "system/api_retry"; noise wins over progress.',
+          }),
+          networkWait: z.array(regex).default([]).meta({
+            description:
+              'Regular expressions over a noise line (or a stderr line): a match is a network-wait notice, quoted by its match.',
+          }),
+        })
+        .strict()
+        .optional()
+        .meta({
+          description:
+            'Which output events are progress and which are noise. When progress is named, only those events (on stdout) restart the silence clock; absent, every byte does.',
+        }),
+      cliVersions: z
+        .object({
+          checked: versionRange.meta({
+            description: 'The CLI versions this connector was checked against, e.g. ">=0.171.0 <0.172.0".',
+          }),
+          versionArgs: z
+            .array(z.string().min(1))
+            .default(['--version'])
+            .meta({ description: 'Arguments that print the CLI version.' }),
+        })
+        .strict()
+        .optional(),
       exitCodes: z
         .record(
           z.string().regex(/^\d+$/, { message: 'expected an exit code' }),

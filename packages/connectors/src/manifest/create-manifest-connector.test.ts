@@ -102,6 +102,8 @@ describe('buildInvocation of the built-in providers', () => {
     expect(get('gemini').buildInvocation(request({ addDirs: [] })).args).toEqual([
       '--approval-mode',
       'auto_edit',
+      // Gemini CLI 0.61 overrides the approval mode to "default" in an untrusted folder without it.
+      '--skip-trust',
       '-p',
       'Fix the failing test',
       '-o',

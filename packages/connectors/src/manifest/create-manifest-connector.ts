@@ -16,6 +16,7 @@ import type {
   ConnectorV1Request,
 } from '../spec/v1';
 import type { ConnectorManifest } from './connector-manifest-schema';
+import { createLineActivity } from './line-activity';
 import { renderTemplate, type TemplateValues } from './template';
 
 /** The default account name: the CLI's own login, selected by no env. */
@@ -209,6 +210,8 @@ export function createManifestConnector(
       ? manifest.account.defaultMeter
       : manifest.meter;
 
+  const activity = createLineActivity(manifest.activity);
+
   const connector: ManifestConnector = {
     specificationVersion: 'connector-v1',
     connectorId: id,
@@ -225,6 +228,8 @@ export function createManifestConnector(
     callerEnv: [...manifest.callerEnv],
     meter: manifest.meter,
     probe: manifest.probe,
+    ...(activity ? { activity } : {}),
+    ...(manifest.cliVersions ? { cliVersions: manifest.cliVersions } : {}),
     manifest,
     sourcePath: options.sourcePath,
     meterForAccount,

@@ -13,5 +13,7 @@ export {
   poolCredentialGroup,
   renderMeterSource,
 } from './create-manifest-connector';
+export { type ActivitySpec, createLineActivity, eventNames } from './line-activity';
 export { formatFieldPath, parseConnectorManifest } from './parse-connector-manifest';
 export { checkTemplate, renderTemplate, TEMPLATE_VARIABLES, type TemplateValues } from './template';
+export { checkVersionRange, findVersion, satisfiesVersionRange } from './version-range';

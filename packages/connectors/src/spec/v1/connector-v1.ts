@@ -1,4 +1,5 @@
 import type { EffortTier, Lane, PacingWindowKind } from '@bullswarm/pacing';
+import type { ConnectorV1Activity } from './connector-v1-activity';
 import type { ConnectorV1DetectContext, ConnectorV1Detection } from './connector-v1-detect';
 import type { ConnectorV1Invocation } from './connector-v1-invocation';
 import type { ConnectorV1MeterSource } from './connector-v1-meter-source';
@@ -14,6 +15,14 @@ export type ConnectorV1ModelProfile = {
   readonly free?: boolean;
   /** The model setup picks for the tier (else the first entry). */
   readonly default?: boolean;
+};
+
+/** The CLI versions a connector was checked against (see {@link ConnectorV1.cliVersions}). */
+export type ConnectorV1CliVersions = {
+  /** Space-separated comparators over `major.minor.patch`, e.g. `>=2.1.0 <2.2.0`. */
+  readonly checked: string;
+  /** The arguments that make the CLI print its version (default `["--version"]`). */
+  readonly versionArgs: readonly string[];
 };
 
 /** Where the account names a pool can take and the environment that selects one. */
@@ -74,6 +83,16 @@ export type ConnectorV1 = {
   experimental_meterForAccount?(account: string): ConnectorV1MeterSource;
   /** Explicitly named free models are liveness-probed (PONG) before dispatch. */
   readonly probe: boolean;
+  /**
+   * Which output lines are progress and which are noise (see {@link ConnectorV1Activity}); absent:
+   * every byte restarts the silence clock.
+   */
+  readonly activity?: ConnectorV1Activity;
+  /**
+   * The CLI versions this connector was checked against (a range such as `>=0.171.0 <0.172.0`) and
+   * how to ask the CLI for its version; `bullswarm doctor` says whether the installed CLI is inside.
+   */
+  readonly cliVersions?: ConnectorV1CliVersions;
 
   /** The environment that selects an account (empty for `default`). */
   accountEnv(context: ConnectorV1AccountContext): Readonly<Record<string, string>>;

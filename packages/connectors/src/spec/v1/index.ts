@@ -1,4 +1,10 @@
-export type { ConnectorV1, ConnectorV1AccountContext, ConnectorV1ModelProfile } from './connector-v1';
+export type {
+  ConnectorV1,
+  ConnectorV1AccountContext,
+  ConnectorV1CliVersions,
+  ConnectorV1ModelProfile,
+} from './connector-v1';
+export type { ConnectorV1Activity, ConnectorV1LineActivity } from './connector-v1-activity';
 export type {
   ConnectorV1DetectContext,
   ConnectorV1DetectedAccount,
