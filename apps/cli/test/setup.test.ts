@@ -59,9 +59,9 @@ describe('bullswarm setup', () => {
       models: { low: 'haiku', medium: 'sonnet', high: 'opus' },
     });
     expect(state.pools[2].models).toEqual({
-      low: 'gpt-5.1-codex-mini',
-      medium: 'gpt-5.1-codex',
-      high: 'gpt-5.1-codex-max',
+      low: 'gpt-6-luna',
+      medium: 'gpt-6.2-sol',
+      high: 'gpt-6.2-astra',
     });
     expect(state.assignments).toEqual({});
 

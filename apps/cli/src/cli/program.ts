@@ -145,7 +145,7 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
       examples(
         'bullswarm pools add claude-code',
         'bullswarm pools add claude-code:acme --env CLAUDE_CONFIG_DIR=$HOME/.claude-acme --label acme',
-        'bullswarm pools add codex:work --model high=gpt-5.1-codex-max --model low=none',
+        'bullswarm pools add codex:work --model high=gpt-6.2-astra --model low=none',
       ),
     )
     .action(async (spec: string, _options, command: Command) => {

@@ -7,6 +7,10 @@
 //                   packages/connectors/src/__fixtures__/claude/usage-limit.jsonl), then hangs
 //   ignore-term     prints a partial line, ignores SIGTERM, hangs (needs SIGKILL)
 //   orphan-pipe     leaves a grandchild holding stdout, answers (text) and exits
+//   codex-offline   Codex 0.171.0 `exec --json` without network: the lines it printed (captured,
+//                   see README.md), then `Reconnecting... waiting for network` every 100 ms forever
+//   codex-noise     Codex: thread.started, then only `Reconnecting... 2/5 (…)` error events every
+//                   100 ms forever (noise that is not a network wait)
 import { spawn } from 'node:child_process';
 
 const mode = process.argv[2];
@@ -52,6 +56,39 @@ switch (mode) {
     child.unref();
     process.stderr.write(`fake-agent: grandchild pid ${child.pid}\n`);
     process.stdout.write('answered\n');
+    break;
+  }
+  case 'codex-offline':
+  case 'codex-noise': {
+    const line = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
+    const dns = 'stream disconnected before completion: failed to lookup address information: Name does not resolve';
+    line({ type: 'thread.started', thread_id: '01a230bd-d35a-7973-9964-c90b74e458e4' });
+    if (mode === 'codex-noise') {
+      setInterval(() => line({ type: 'error', message: `Reconnecting... 2/5 (${dns})` }), 100);
+      break;
+    }
+    line({
+      type: 'item.completed',
+      item: {
+        id: 'item_0',
+        type: 'error',
+        message:
+          'Model metadata for `gpt-5.1-codex` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.',
+      },
+    });
+    line({ type: 'turn.started' });
+    for (const n of [2, 3, 4, 5]) line({ type: 'error', message: `Reconnecting... ${n}/5 (${dns})` });
+    line({
+      type: 'item.completed',
+      item: { id: 'item_1', type: 'error', message: `Falling back from WebSockets to HTTPS transport. ${dns}` },
+    });
+    process.stderr.write(
+      '2026-12-01T08:34:43.677909Z ERROR codex_api::endpoint::responses_websocket: failed to connect to Responses WebSocket stage=Unknown\n',
+    );
+    setInterval(
+      () => line({ type: 'error', message: 'Reconnecting... waiting for network (Connection failed: error sending request)' }),
+      100,
+    );
     break;
   }
   default:

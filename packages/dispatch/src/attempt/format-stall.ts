@@ -16,3 +16,14 @@ export function formatSilenceStall(silenceMs: number): string {
 export function formatNoProgressStall(noProgressMs: number): string {
   return `stalled: no file change for ${formatNoProgressDuration(noProgressMs)}`;
 }
+
+/**
+ * `codex: no network: "Reconnecting... waiting for network" for 2m` — the why of an attempt the
+ * network-wait bound ended: the connector, the notice it kept printing, and the bound (whole
+ * minutes as `<n>m`, else seconds as `<n>s`).
+ */
+export function formatNoNetwork(connectorId: string, notice: string, boundMs: number): string {
+  const seconds = Math.round(boundMs / 1000);
+  const bound = seconds >= 60 && seconds % 60 === 0 ? `${seconds / 60}m` : `${seconds}s`;
+  return `${connectorId}: no network: ${JSON.stringify(notice)} for ${bound}`;
+}

@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { watchWorkTree } from './work-tree-watcher';
 
 /** Why dispatch stopped a worker before it ended on its own. */
-export type StopReason = 'silence' | 'no-progress' | 'timeout' | 'canceled' | 'quota-notice';
+export type StopReason = 'silence' | 'no-progress' | 'timeout' | 'canceled' | 'quota-notice' | 'network-wait';
 
 /** How long the output pipes may stay open after the agent exited (held by its leftovers), ms. */
 export const OUTPUT_DRAIN_MS = 2_000;
@@ -29,8 +29,16 @@ export interface AgentProcessOptions {
   /** Receives every stdout / stderr chunk as it arrives (the attempt files). */
   readonly onStdout?: (chunk: Buffer) => void;
   readonly onStderr?: (chunk: Buffer) => void;
-  /** Silence allowed (no byte on stdout or stderr), ms; undefined: no silence clock. */
+  /**
+   * Silence allowed, ms; undefined: no silence clock. What restarts it is the connector's
+   * `activity` (progress lines only), else every byte on stdout or stderr.
+   */
   readonly silenceMs?: number;
+  /**
+   * How long network-wait notices (the connector's `activity`) may go on with no progress between,
+   * ms; undefined or 0: no bound.
+   */
+  readonly networkWaitMs?: number;
   /** No-progress clock: no file change in `roots` for `ms` (0 or undefined: off). */
   readonly noProgress?: {
     readonly ms: number;
@@ -66,8 +74,10 @@ export interface AgentProcessResult {
   readonly stderrBytes: number;
   /** Wall time from spawn to the end, ms (monotonic). */
   readonly workerMs: number;
-  /** Silence at the end: time since the last byte (or since spawn), ms. */
+  /** Silence at the end: time since the last activity (or since spawn), ms. */
   readonly silentMs: number;
+  /** Set when the network-wait bound stopped the process: the last notice quoted. */
+  readonly networkWait?: { readonly notice: string; readonly ms: number };
 }
 
 /**
@@ -124,6 +134,10 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Age
 
   const start = performance.now();
   let lastActivity = start;
+  const activity = connector.activity;
+  /** When the current run of network-wait notices began (no progress since), and the last one. */
+  let networkWaitSince: number | undefined;
+  let networkNotice = '';
   let lastChange = start;
   let stopReason: StopReason | undefined;
   let stopping: Promise<void> | undefined;
@@ -182,19 +196,71 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Age
     throw error;
   }
 
+  // The network-wait clock: armed by the first notice after progress, it stops the process once
+  // notices have gone on for networkWaitMs with no progress between.
+  let networkTimer = false;
+  const armNetworkWait = (delayMs: number) => {
+    networkTimer = true;
+    timers.push(
+      setTimeout(() => {
+        networkTimer = false;
+        if (stopReason !== undefined || networkWaitSince === undefined) return;
+        const left = networkWaitSince + (options.networkWaitMs ?? 0) - performance.now();
+        if (left <= 0) stop('network-wait');
+        else armNetworkWait(left);
+      }, delayMs),
+    );
+  };
+  const onLine = (line: string, stream: 'stdout' | 'stderr') => {
+    if (!activity || line.trim() === '') return;
+    const meaning = activity.classifyLine(line, stream);
+    if (meaning.kind === 'progress') {
+      lastActivity = performance.now();
+      networkWaitSince = undefined;
+    } else if (meaning.kind === 'network-wait') {
+      networkNotice = meaning.notice;
+      if (networkWaitSince === undefined) networkWaitSince = performance.now();
+      if (!networkTimer && options.networkWaitMs !== undefined && options.networkWaitMs > 0) {
+        armNetworkWait(networkWaitSince + options.networkWaitMs - performance.now());
+      }
+    }
+  };
+  const splitter = (stream: 'stdout' | 'stderr') => {
+    let pending = '';
+    return (text: string) => {
+      pending += text;
+      if (!pending.includes('\n')) {
+        // A line this long is an agent writing, not a notice.
+        if (pending.length > MAX_SCANNED_LINE) {
+          pending = '';
+          lastActivity = performance.now();
+        }
+        return;
+      }
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) onLine(line, stream);
+    };
+  };
+  const stdoutLines = splitter('stdout');
+  const stderrLines = splitter('stderr');
+
   subprocess.stdout?.on('data', (chunk: Buffer) => {
-    lastActivity = performance.now();
+    if (!activity) lastActivity = performance.now();
     stdoutBytes += chunk.length;
     options.onStdout?.(chunk);
     const text = outDecoder.write(chunk);
     parser.push(text);
+    if (activity) stdoutLines(text);
     if (options.stopOnQuotaNotice && stopReason === undefined) scanLines(text);
   });
   subprocess.stderr?.on('data', (chunk: Buffer) => {
-    lastActivity = performance.now();
+    if (!activity) lastActivity = performance.now();
     stderrBytes += chunk.length;
     options.onStderr?.(chunk);
-    stderr += errDecoder.write(chunk);
+    const text = errDecoder.write(chunk);
+    stderr += text;
+    if (activity) stderrLines(text);
     if (stderr.length > STDERR_TAIL_CHARS * 2) stderr = stderr.slice(-STDERR_TAIL_CHARS);
   });
 
@@ -265,5 +331,8 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Age
     stderrBytes,
     workerMs: end - start,
     silentMs: end - lastActivity,
+    ...(stopReason === 'network-wait' && networkWaitSince !== undefined
+      ? { networkWait: { notice: networkNotice, ms: end - networkWaitSince } }
+      : {}),
   };
 }

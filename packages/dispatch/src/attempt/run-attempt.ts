@@ -4,7 +4,7 @@ import type { ConnectorV1Outcome, ConnectorV1ParsedOutput } from '@bullswarm/con
 import type { DispatchOutcomeKind } from '../dispatch/dispatch-types';
 import { type AgentLaunch, type AgentLaunchOptions, buildAgentLaunch } from './agent-launch';
 import { createAttemptFiles } from './attempt-files';
-import { formatNoProgressStall, formatSilenceStall } from './format-stall';
+import { formatNoNetwork, formatNoProgressStall, formatSilenceStall } from './format-stall';
 import { runAgentProcess } from './run-agent-process';
 
 /** The kinds one attempt can end with. */
@@ -27,10 +27,15 @@ export interface RunAttemptOptions extends AgentLaunchOptions {
   readonly outputDir: string;
   /** The lowest attempt number to use (default 1); the first free number at or after it is taken. */
   readonly minAttempt?: number;
-  /** The silence clock, ms (restarted by every byte on stdout or stderr); undefined: none. */
+  /**
+   * The silence clock, ms (restarted by the connector's progress lines, or by every byte when the
+   * connector names none); undefined: none.
+   */
   readonly silenceMs?: number;
   /** The no-progress clock, ms (0 or undefined: off); watches `cwd` and `addDirs`. */
   readonly noProgressMs?: number;
+  /** How long the connector's network-wait notices may go on with no progress, ms (0 or undefined: no bound). */
+  readonly networkWaitMs?: number;
   /** TERM → KILL grace, ms (default 5000). */
   readonly killGraceMs?: number;
   /** Wall-clock limit of the attempt, ms. */
@@ -70,6 +75,8 @@ export interface AttemptResult {
   /** Which clock stopped a stalled worker, and its threshold in seconds. */
   readonly stallClock?: 'silence' | 'no-progress';
   readonly stallSec?: number;
+  /** The network-wait bound ended it (a process failure: `codex: no network: "…" for 2m`). */
+  readonly noNetwork?: boolean;
   /** The attempt wrote something to stdout before it failed (kept on disk). */
   readonly partialOutput: boolean;
   /** Whole seconds of silence at the end. */
@@ -170,6 +177,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
             }
           : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.networkWaitMs === undefined ? {} : { networkWaitMs: options.networkWaitMs }),
         killGraceMs: options.killGraceMs ?? 5_000,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         stopOnQuotaNotice: true,
@@ -230,6 +238,18 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
       };
     case 'canceled':
       return { ...common, kind: 'canceled', why: 'canceled', stalled: false };
+    case 'network-wait':
+      return {
+        ...common,
+        kind: 'process',
+        why: formatNoNetwork(
+          options.connector.connectorId,
+          run.networkWait?.notice ?? '',
+          options.networkWaitMs ?? 0,
+        ),
+        stalled: false,
+        noNetwork: true,
+      };
     default: {
       const outcome = options.connector.classifyOutcome({
         exitCode: run.exitCode,

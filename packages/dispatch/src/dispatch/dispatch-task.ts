@@ -128,6 +128,7 @@ function fallbackPrefix(label: string, attempt: AttemptResult): string {
     case 'auth':
       return `fallback from ${label} after sign-in failure · `;
     default: {
+      if (attempt.noNetwork) return `fallback from ${label} after no network · `;
       const how =
         attempt.signal !== null
           ? `signal ${attempt.signal}`
@@ -552,6 +553,7 @@ export async function dispatchTask(
           minAttempt,
           silenceMs,
           noProgressMs,
+          networkWaitMs: watchdog.networkWaitMs,
           killGraceMs: watchdog.killGraceMs,
           ...(request.timeoutSec === undefined ? {} : { timeoutMs: request.timeoutSec * 1000 }),
           ...(request.signal === undefined ? {} : { signal: request.signal }),

@@ -87,6 +87,11 @@ export interface WatchdogSettings {
   /** Free-model probe timeout, ms (default 60 000) and cache age (default 15 min). */
   readonly probeTimeoutMs: number;
   readonly probeCacheMs: number;
+  /**
+   * How long a worker's network-wait notices (its connector's `activity.networkWait`) may go on
+   * with no progress between before the attempt ends as a process failure, ms. Default 120 000.
+   */
+  readonly networkWaitMs: number;
 }
 
 /** One attempt, as reported. */

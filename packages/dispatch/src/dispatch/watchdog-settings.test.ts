@@ -13,6 +13,7 @@ describe('resolveWatchdogSettings', () => {
       throttleMaxNamedWaitMs: 120_000,
       probeTimeoutMs: 60_000,
       probeCacheMs: 900_000,
+      networkWaitMs: 120_000,
     });
   });
 
@@ -23,12 +24,14 @@ describe('resolveWatchdogSettings', () => {
         BULLSWARM_WORKER_NO_PROGRESS_SEC: '0',
         BULLSWARM_THROTTLE_BACKOFF_SEC: '1, 2.5',
         BULLSWARM_PROBE_TIMEOUT_SEC: '0.5',
+        BULLSWARM_WORKER_NETWORK_WAIT_SEC: '1.5',
       }),
     ).toMatchObject({
       silenceMs: 2_000,
       noProgressMs: 0,
       throttleWaitsMs: [1_000, 2_500],
       probeTimeoutMs: 500,
+      networkWaitMs: 1_500,
     });
     expect(resolveWatchdogSettings({ BULLSWARM_WORKER_SILENCE_SEC: ' ' }).silenceMs).toBeUndefined();
   });
@@ -40,6 +43,8 @@ describe('resolveWatchdogSettings', () => {
     ['BULLSWARM_THROTTLE_BACKOFF_SEC', '1,2,3', 'one or two positive numbers'],
     ['BULLSWARM_THROTTLE_BACKOFF_SEC', '0', 'one or two positive numbers'],
     ['BULLSWARM_PROBE_TIMEOUT_SEC', '1m', 'a positive number of seconds'],
+    ['BULLSWARM_WORKER_NETWORK_WAIT_SEC', '0', 'a positive number of seconds'],
+    ['BULLSWARM_WORKER_NETWORK_WAIT_SEC', '2 min', 'a positive number of seconds'],
   ])('%s=%s is an InvalidEnvironmentError naming the variable', (variable, value, expected) => {
     const error = (() => {
       try {

@@ -7,6 +7,8 @@ export const WORKER_SILENCE_SEC = 'BULLSWARM_WORKER_SILENCE_SEC';
 export const WORKER_NO_PROGRESS_SEC = 'BULLSWARM_WORKER_NO_PROGRESS_SEC';
 /** The throttle back-off waits, in seconds, comma-separated (one or two), e.g. `20,60`. */
 export const THROTTLE_BACKOFF_SEC = 'BULLSWARM_THROTTLE_BACKOFF_SEC';
+/** How long network-wait notices may go on with no progress before the attempt ends, in seconds. */
+export const WORKER_NETWORK_WAIT_SEC = 'BULLSWARM_WORKER_NETWORK_WAIT_SEC';
 /** How long a free-model liveness probe may run, in seconds. */
 export const PROBE_TIMEOUT_SEC = 'BULLSWARM_PROBE_TIMEOUT_SEC';
 
@@ -18,6 +20,7 @@ export const DEFAULT_WATCHDOG_SETTINGS: WatchdogSettings = {
   throttleMaxNamedWaitMs: 120_000,
   probeTimeoutMs: 60_000,
   probeCacheMs: 15 * 60_000,
+  networkWaitMs: 120_000,
 };
 
 function seconds(
@@ -48,6 +51,7 @@ function seconds(
  * - `BULLSWARM_THROTTLE_BACKOFF_SEC` (`a,b`: one or two positive seconds) sets `throttleWaitsMs`;
  *   the number of waits is the number of back-offs (the spec's is two: 20 s then 60 s).
  * - `BULLSWARM_PROBE_TIMEOUT_SEC` (positive seconds) sets `probeTimeoutMs` (default 60 s).
+ * - `BULLSWARM_WORKER_NETWORK_WAIT_SEC` (positive seconds) sets `networkWaitMs` (default 120 s).
  * Fractions are accepted (`0.5`) so tests can shorten clocks. An empty value counts as unset.
  *
  * @throws InvalidEnvironmentError naming the variable and what would be valid.
@@ -58,6 +62,7 @@ export function resolveWatchdogSettings(
   const silenceMs = seconds(env, WORKER_SILENCE_SEC, false);
   const noProgressMs = seconds(env, WORKER_NO_PROGRESS_SEC, true);
   const probeTimeoutMs = seconds(env, PROBE_TIMEOUT_SEC, false);
+  const networkWaitMs = seconds(env, WORKER_NETWORK_WAIT_SEC, false);
   let throttleWaitsMs: readonly number[] | undefined;
   const rawWaits = env[THROTTLE_BACKOFF_SEC];
   if (rawWaits !== undefined && rawWaits.trim() !== '') {
@@ -80,6 +85,7 @@ export function resolveWatchdogSettings(
     ...(silenceMs === undefined ? {} : { silenceMs }),
     ...(noProgressMs === undefined ? {} : { noProgressMs }),
     ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
+    ...(networkWaitMs === undefined ? {} : { networkWaitMs }),
     ...(throttleWaitsMs === undefined ? {} : { throttleWaitsMs }),
   };
 }
