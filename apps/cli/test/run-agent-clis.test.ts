@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isProcessRunning } from '@bullswarm/dispatch';
+import { isPidAlive } from '@bullswarm/connectors/internal';
 import { nowEnv, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, startBullswarm, tempDirs } from './support/cli';
@@ -89,7 +89,7 @@ describe('bullswarm run against an agent CLI without network', () => {
       ok: false,
       kind: 'canceled',
     });
-    expect(isProcessRunning(workerPid!)).toBe(false);
+    expect(isPidAlive(workerPid!)).toBe(false);
     expect((await bullswarm(['assignments'], { home })).stdout).toBe('nothing in flight\n');
   });
 });

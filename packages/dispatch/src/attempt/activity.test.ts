@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConnectorManifestInput, defineConnector } from '@bullswarm/connectors';
+import { isPidAlive } from '@bullswarm/connectors/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_AGENT, fakeAgentConnector, TEST_NOW } from '../test-support/dispatch-fixture';
-import { isProcessRunning } from './process-group';
 import { type RunAttemptOptions, runAttempt } from './run-attempt';
 
 const dirs: string[] = [];
@@ -64,7 +64,7 @@ describe('only progress restarts the silence clock; network waits are bounded', 
       stalled: false,
     });
     expect(result.workerMs).toBeGreaterThanOrEqual(1_000);
-    expect(isProcessRunning(result.pid!)).toBe(false);
+    expect(isPidAlive(result.pid!)).toBe(false);
   });
 
   it('noise that is not a network wait does not restart the silence clock: the worker stalls', async () => {
@@ -76,7 +76,7 @@ describe('only progress restarts the silence clock; network waits are bounded', 
       why: 'stalled: no output for 1s',
       stallClock: 'silence',
     });
-    expect(isProcessRunning(result.pid!)).toBe(false);
+    expect(isPidAlive(result.pid!)).toBe(false);
   });
 
   it('a connector that names nothing keeps the byte rule: the same noise keeps the worker alive', async () => {
