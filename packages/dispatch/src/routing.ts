@@ -20,6 +20,7 @@ export {
 } from './route/decision-json';
 export { noPoolKind } from './route/no-pool-kind';
 export {
+  callerProblem,
   pinnedUnusable,
   type RoutedTask,
   type RouteTaskOptions,
@@ -51,6 +52,7 @@ export {
   BUILTIN_TIERS,
   type BuildPoolSnapshotsOptions,
   buildPoolSnapshots,
+  describePools,
   HISTORY_WINDOW_MS,
   type PoolDetail,
   type PoolSnapshots,
