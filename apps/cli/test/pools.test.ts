@@ -405,7 +405,7 @@ describe('bullswarm pools add/remove/enable/disable', () => {
         '--label',
         'work',
         '--model',
-        'high=gpt-5.1-codex',
+        'high=gpt-6.2-astra',
         '--model',
         'low=none',
         '--env',
@@ -421,7 +421,7 @@ describe('bullswarm pools add/remove/enable/disable', () => {
       connector: 'codex',
       account: 'work',
       enabled: true,
-      models: { high: 'gpt-5.1-codex', low: null },
+      models: { high: 'gpt-6.2-astra', low: null },
       env: { CODEX_HOME: '/tmp/x' },
     });
     expect(JSON.parse(readFileSync(join(home, 'pool-labels.json'), 'utf8')).labels).toEqual({

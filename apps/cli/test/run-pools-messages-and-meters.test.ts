@@ -23,10 +23,13 @@ function home(pools: readonly TestPool[]) {
     home: dir,
     simLog,
     env: { ...nowEnv(NOW), BULLSWARM_SIM_LOG: simLog },
+    /** Files of each run folder other than its run record (`run.json`, written when the run starts). */
     attemptFiles: (): string[] => {
       const runs = join(dir, 'runs');
       if (!existsSync(runs)) return [];
-      return readdirSync(runs).flatMap((run) => readdirSync(join(runs, run)));
+      return readdirSync(runs)
+        .flatMap((run) => readdirSync(join(runs, run)))
+        .filter((name) => name !== 'run.json');
     },
   };
 }

@@ -28,6 +28,11 @@ export interface CliIo {
    * redacts; set by {@link redactingIo}.
    */
   readonly addSecretEnv?: (env: Readonly<Record<string, string | undefined>>) => void;
+  /**
+   * Lets one exact value this process minted for the person who started it (the dashboard's access
+   * token) through the redaction; set by {@link redactingIo}.
+   */
+  readonly allowValue?: (value: string) => void;
 }
 
 /** The io of the running process, with what to await before the process exits. */
@@ -188,5 +193,6 @@ export function redactingIo<T extends CliIo>(io: T, redactor: Redactor): T {
     out: { value: (text: string) => io.out(redactor.text(text)), enumerable: true },
     err: { value: (text: string) => io.err(redactor.text(text)), enumerable: true },
     addSecretEnv: { value: (env: Readonly<Record<string, string | undefined>>) => redactor.addEnv(env) },
+    allowValue: { value: (value: string) => redactor.allow(value) },
   }) as T;
 }

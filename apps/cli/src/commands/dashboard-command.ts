@@ -78,6 +78,9 @@ export async function dashboardCommand(context: CommandContext, options: Dashboa
       `${context.errColors.yellow('warning')}: --host ${host} is not a loopback address: anyone who can reach this machine and learns the token can see your pools and runs and resume workflows\n`,
     );
   }
+  // The token is a secret minted for the person who started the dashboard: the printed address must
+  // carry it, so the redaction every command's output goes through lets this one value pass.
+  context.io.allowValue?.(dashboard.token);
   context.io.out(`bullswarm dashboard: ${dashboard.url}\n`);
   context.io.out('open that address (it carries the access token); Ctrl-C stops the dashboard\n');
   if (options.open && !openBrowser(dashboard.url)) {

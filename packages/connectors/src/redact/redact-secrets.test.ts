@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createRedactor,
   credentialValues,
   redactSecrets,
   scanForSecrets,
@@ -103,5 +104,19 @@ describe('redactSecrets', () => {
     const plain =
       'plans/p1/plan.json: tasks[0].id: expected a letter (head 3f2a9c0d1e2b3a4f5c6d7e8f9a0b1c2d3e4f5a6b)';
     expect(redactSecrets(plain)).toBe(plain);
+  });
+});
+
+describe('createRedactor allow', () => {
+  it('lets exactly one minted value through, and still redacts every other secret around it', () => {
+    const redact = createRedactor([{ API_TOKEN: 'env-secret-value-1234' }]);
+    const minted = 'Qx7vR2mK9pL4sT8wZ1cF6hJ3nB5dG0yAeUiOo_-Xk';
+    const line = `http://127.0.0.1:7878/?token=${minted} key=ghp_${'a1B2'.repeat(9)} env-secret-value-1234`;
+    expect(redact.text(line)).not.toContain(minted);
+    redact.allow(minted);
+    const out = redact.text(line);
+    expect(out).toContain(`?token=${minted} `);
+    expect(out).toContain('[redacted github-token]');
+    expect(out).toContain('[redacted env:API_TOKEN]');
   });
 });

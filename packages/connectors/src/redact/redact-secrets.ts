@@ -179,6 +179,11 @@ export interface Redactor {
   value<T>(value: T): T;
   /** Adds the credential values of another environment (a pool's account environment). */
   addEnv(env: Readonly<Record<string, string | undefined>>): void;
+  /**
+   * Lets one value through unredacted: a secret this process minted on purpose for the person who
+   * started it (the dashboard's access token in the address it prints). Only that exact value.
+   */
+  allow(value: string): void;
 }
 
 /**
@@ -204,7 +209,20 @@ export function createRedactor(envs: readonly Readonly<Record<string, string | u
       .sort((a, b) => b.value.length - a.value.length);
   };
   for (const env of envs) addEnv(env);
-  const text = (input: string) => redactWith(input, credentials);
+  const allowed: string[] = [];
+  const text = (input: string) => {
+    let held = input;
+    const kept: string[] = [];
+    // An allowed value is swapped for a NUL-fenced placeholder before redaction and put back after,
+    // so neither a token shape nor the high-entropy rule touches it (NUL splits every token).
+    for (const keep of allowed) {
+      if (!held.includes(keep)) continue;
+      held = held.split(keep).join(`\u0000${kept.length}\u0000`);
+      kept.push(keep);
+    }
+    const out = redactWith(held, credentials);
+    return kept.length === 0 ? out : out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] ?? '');
+  };
   const value = <T>(input: T): T => {
     if (typeof input === 'string') return text(input) as T;
     if (Array.isArray(input)) {
@@ -229,5 +247,8 @@ export function createRedactor(envs: readonly Readonly<Record<string, string | u
     }
     return input;
   };
-  return { text, value, addEnv };
+  const allow = (keep: string) => {
+    if (keep !== '' && !allowed.includes(keep)) allowed.push(keep);
+  };
+  return { text, value, addEnv, allow };
 }
