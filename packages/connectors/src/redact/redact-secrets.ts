@@ -221,7 +221,9 @@ export function createRedactor(envs: readonly Readonly<Record<string, string | u
       kept.push(keep);
     }
     const out = redactWith(held, credentials);
-    return kept.length === 0 ? out : out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] ?? '');
+    return kept.length === 0
+      ? out
+      : out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] ?? '');
   };
   const value = <T>(input: T): T => {
     if (typeof input === 'string') return text(input) as T;
