@@ -5,6 +5,7 @@ export { itemLabel } from './item-label';
 export { Limiter } from './limiter';
 export { type PlannedStep, type PlanWorkflowOptions, planWorkflow } from './plan-workflow';
 export { resolveInputs } from './resolve-inputs';
+export type { ProgramRecord, WorkflowRunOptions, WorkflowRunResult } from './run-options';
 export {
   NEEDS_YOU_KINDS,
   RETRY_SPENDING_KINDS,
@@ -33,9 +34,4 @@ export {
   type StartWorkflowOptions,
   startWorkflow,
 } from './workflow-api';
-export {
-  defaultStepDispatcher,
-  type ProgramRecord,
-  type WorkflowRunOptions,
-  type WorkflowRunResult,
-} from './workflow-runner';
+export { defaultStepDispatcher } from './workflow-runner';

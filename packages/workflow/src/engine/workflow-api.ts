@@ -12,15 +12,11 @@ import { type RunPaths, runPaths } from '../state/run-paths';
 import { FINAL_STATUSES, type RunState, STATE_VERSION } from '../state/run-state';
 import { ENGINE_VERSION } from '../version';
 import { resolveInputs } from './resolve-inputs';
+import type { ProgramRecord, WorkflowRunOptions, WorkflowRunResult } from './run-options';
 import { runRedactor } from './run-redactor';
-import {
-  type ProgramRecord,
-  resetStep,
-  stepDependants,
-  WorkflowRunner,
-  type WorkflowRunOptions,
-  type WorkflowRunResult,
-} from './workflow-runner';
+import { stepDependants } from './step-scheduler';
+import { resetStep } from './step-verdict';
+import { WorkflowRunner } from './workflow-runner';
 
 /** Options of {@link startWorkflow}. */
 export interface StartWorkflowOptions extends WorkflowRunOptions {
