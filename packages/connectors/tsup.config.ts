@@ -17,7 +17,9 @@ export default defineConfig({
     redact: 'src/redact/index.ts',
     'sim-cli': 'src/sim/sim-cli.ts',
   },
-  format: ['esm'],
+  format: ['esm', 'cjs'],
+  // import.meta.url (src/package-paths.ts) in the CommonJS build.
+  shims: true,
   platform: 'node',
   target: 'node20',
   dts: {

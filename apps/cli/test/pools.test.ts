@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_WINDOW_MINUTES } from '@bullswarm/pacing';
+import { DEFAULT_WINDOW_MINUTES } from '@bullswarm/pacing/internal';
 import { openStore } from '@bullswarm/store';
 import { meterFileOf, nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -62,7 +62,14 @@ export {
   TEMPLATE_VARIABLES,
   type TemplateValues,
 } from './manifest';
-export { createOutputParser, OUTPUT_FORMATS, type OutputFormat } from './parsers';
+export {
+  createEventLineParser,
+  createOutputParser,
+  type EventHandler,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type ParseState,
+} from './parsers';
 export * from './redact';
 export { resolveConnector, SUPPORTED_SPECIFICATION_VERSIONS } from './resolve-connector';
 export type {

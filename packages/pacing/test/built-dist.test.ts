@@ -40,8 +40,9 @@ describe('built dist', () => {
       `const m = await import(${JSON.stringify(distEntry)});`,
       `const d = m.chooseRoute(${JSON.stringify(input)});`,
       `const error = new m.InvalidInputError({ field: 'now', expected: 'a number', received: null });`,
+      'const internal = await import("@bullswarm/pacing/internal");',
       'console.log(JSON.stringify({ poolId: d.poolId, reason: d.reason, forecastLine: d.forecastLine,',
-      '  isBullswarmError: m.BullswarmError.isInstance(error), free: m.isFreeModelName("openrouter/qwen:free") }));',
+      '  isBullswarmError: m.BullswarmError.isInstance(error), free: internal.isFreeModelName("openrouter/qwen:free") }));',
     ].join('\n');
     const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: packageDir,
@@ -53,6 +54,22 @@ describe('built dist', () => {
       forecastLine: 'forecast: inflight=0 5h ?%->?% expected=5.67m rate=unmeasured basis=bootstrap',
       isBullswarmError: true,
       free: true,
+    });
+  });
+
+  it('is loadable by CommonJS require, public entry and internal subpath alike', () => {
+    const script = [
+      'const m = require("@bullswarm/pacing");',
+      'const internal = require("@bullswarm/pacing/internal");',
+      'console.log(JSON.stringify({ chooseRoute: typeof m.chooseRoute, stall: m.stallThresholdMinutes({ runs: [], free: false, poolId: "p", tier: "low" }).minutes,',
+      '  formatFieldPath: typeof internal.formatFieldPath, formatter: "formatPinSource" in m }));',
+    ].join('\n');
+    const stdout = execFileSync(process.execPath, ['-e', script], { cwd: packageDir, encoding: 'utf8' });
+    expect(JSON.parse(stdout)).toMatchObject({
+      chooseRoute: 'function',
+      formatFieldPath: 'function',
+      formatter: false,
+      stall: 60,
     });
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_WINDOW_MINUTES, MINUTE_MS, type WindowKind } from '@bullswarm/pacing';
+import type { WindowKind } from '@bullswarm/pacing';
+import { DEFAULT_WINDOW_MINUTES, MINUTE_MS } from '@bullswarm/pacing/internal';
 import { PROVIDERS_ROOT } from './paths';
 
 /** One meter window of a test pool, its reset given relative to the home's `now`. */

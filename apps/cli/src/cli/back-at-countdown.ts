@@ -1,4 +1,4 @@
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import { formatCountdownMs } from '../output/format-seconds';
 import type { CommandContext } from './command-context';
 

@@ -1,4 +1,4 @@
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import { type CommandContext, openCliHome, printJson, usableCliLabels } from '../cli/command-context';
 import { alignColumns } from '../output/align-columns';
 import { formatSeconds, formatShortDuration } from '../output/format-seconds';

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { DEFAULT_WINDOW_MINUTES, type WindowKind } from '@bullswarm/pacing';
+import type { WindowKind } from '@bullswarm/pacing';
+import { DEFAULT_WINDOW_MINUTES } from '@bullswarm/pacing/internal';
 import { CliExit, CliUsageError } from '../cli/cli-errors';
 import type { CliIo } from '../cli/cli-io';
 import type { CommandContext } from '../cli/command-context';

@@ -1,11 +1,6 @@
 import { join } from 'node:path';
-import {
-  DEFAULT_WINDOW_MINUTES,
-  formatCompact,
-  formatTime,
-  type MeterWindow,
-  type WindowKind,
-} from '@bullswarm/pacing';
+import type { MeterWindow, WindowKind } from '@bullswarm/pacing';
+import { DEFAULT_WINDOW_MINUTES, formatCompact, formatTime } from '@bullswarm/pacing/internal';
 import { CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
 import {

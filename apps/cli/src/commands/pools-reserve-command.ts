@@ -1,13 +1,11 @@
+import { WINDOW_KINDS, type WindowKind, type WindowReserves } from '@bullswarm/pacing';
 import {
   activeReserves,
   formatCompact,
   MAX_RESERVE_PCT,
   RESERVE_PCT_EXPECTED,
   spentAtPct,
-  WINDOW_KINDS,
-  type WindowKind,
-  type WindowReserves,
-} from '@bullswarm/pacing';
+} from '@bullswarm/pacing/internal';
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, printJson, withRuntime } from '../cli/command-context';
 import { windowFlagName } from '../parse/parse-options';

@@ -2,14 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DispatchEvent, DispatchResult } from '@bullswarm/dispatch';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
-import {
-  DEFAULT_LANE_TIER,
-  formatDurationMs,
-  formatTime,
-  type Lane,
-  type RouteDecision,
-  type RouteTask,
-} from '@bullswarm/pacing';
+import type { Lane, RouteDecision, RouteTask } from '@bullswarm/pacing';
+import { DEFAULT_LANE_TIER, formatDurationMs, formatTime } from '@bullswarm/pacing/internal';
 import { CliExit, CliUsageError } from '../cli/cli-errors';
 import { readAll } from '../cli/cli-io';
 import { type CommandContext, openCliRuntime, printJson } from '../cli/command-context';

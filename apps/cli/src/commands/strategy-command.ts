@@ -1,13 +1,7 @@
 import type { ConnectorV1 } from '@bullswarm/connectors';
 import { BUILTIN_TIERS, type BullswarmRuntime, orderedTiers } from '@bullswarm/dispatch/routing';
-import {
-  estimateDuration,
-  formatCompact,
-  formatTime,
-  isFreeTierModel,
-  stallThresholdMinutes,
-  type WindowKind,
-} from '@bullswarm/pacing';
+import { estimateDuration, stallThresholdMinutes, type WindowKind } from '@bullswarm/pacing';
+import { formatCompact, formatTime, isFreeTierModel } from '@bullswarm/pacing/internal';
 import { TIER_PATTERN } from '@bullswarm/store';
 import { CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, printJson, withRuntime } from '../cli/command-context';

@@ -1,4 +1,4 @@
-import { formatDuration } from '@bullswarm/pacing';
+import { formatDuration } from '@bullswarm/pacing/internal';
 
 /** Whole seconds of a sub-minute duration given in minutes: `30s`, `0s`. */
 export function formatSeconds(minutes: number): string {

@@ -1,5 +1,11 @@
 import { orderedTiers, type PoolView } from '@bullswarm/dispatch/routing';
-import { formatCompact, formatDuration, formatPct, formatSurplus, windowLabel } from '@bullswarm/pacing';
+import {
+  formatCompact,
+  formatDuration,
+  formatPct,
+  formatSurplus,
+  windowLabel,
+} from '@bullswarm/pacing/internal';
 import { type Colors, createColors } from '../output/color';
 import { formatShortDuration } from '../output/format-seconds';
 

@@ -1,4 +1,4 @@
-import { formatFieldPath } from '@bullswarm/pacing';
+import { formatFieldPath } from '@bullswarm/pacing/internal';
 import type { z } from 'zod';
 import { ConnectorLoadError } from '../errors';
 import { type ConnectorManifest, connectorManifestSchema } from './connector-manifest-schema';

@@ -37,6 +37,8 @@ export function createOutputParser(format: OutputFormat): ConnectorV1OutputParse
   return factories[format]();
 }
 
+/** For connector authors: a JSON-events-per-line parser built from one event handler. */
+export { createEventLineParser, type EventHandler, type ParseState } from './parse-state';
 export {
   createClaudeJsonParser,
   createClaudeStreamJsonParser,

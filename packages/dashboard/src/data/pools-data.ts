@@ -1,5 +1,6 @@
 import { buildPoolSnapshots, buildPoolViews, type PoolView } from '@bullswarm/dispatch/routing';
-import { effectiveWindow, findWindow, formatTime, type WindowKind } from '@bullswarm/pacing';
+import type { WindowKind } from '@bullswarm/pacing';
+import { effectiveWindow, findWindow, formatTime } from '@bullswarm/pacing/internal';
 import type { DashboardSource } from './dashboard-source';
 
 /** What `bullswarm pools --json` prints: the time and one row per pool. */

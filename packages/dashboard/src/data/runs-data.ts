@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { listRunRecords, type RunRecordFile, readRunRecord } from '@bullswarm/dispatch/routing';
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import type { DashboardSource } from './dashboard-source';
 
 /** How many runs the Runs page lists. */

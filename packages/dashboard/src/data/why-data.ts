@@ -1,5 +1,6 @@
 import { BUILTIN_TIERS, dryRunJson, routeTask } from '@bullswarm/dispatch/routing';
-import { DEFAULT_LANE_TIER, LANES, type Lane, type RouteTask } from '@bullswarm/pacing';
+import { LANES, type Lane, type RouteTask } from '@bullswarm/pacing';
+import { DEFAULT_LANE_TIER } from '@bullswarm/pacing/internal';
 import type { DashboardSource } from './dashboard-source';
 
 /** A bad query parameter of a dashboard endpoint (answered 400 naming the parameter). */

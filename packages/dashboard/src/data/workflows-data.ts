@@ -1,5 +1,5 @@
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch/routing';
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import {
   buildReport,
   listRuns,

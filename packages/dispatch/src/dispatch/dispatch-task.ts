@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  BURST_BLOCK_PCT,
   type CandidateRow,
-  DEFAULT_LANE_TIER,
-  formatCompact,
-  formatTime,
   type MeterWindow,
   type PoolMeter,
   type PoolSnapshot,
@@ -13,6 +9,7 @@ import {
   type RunSample,
   stallThresholdMinutes,
 } from '@bullswarm/pacing';
+import { BURST_BLOCK_PCT, DEFAULT_LANE_TIER, formatCompact, formatTime } from '@bullswarm/pacing/internal';
 import type { InflightEntry } from '@bullswarm/store';
 import type { AgentLaunchOptions } from '../attempt/agent-launch';
 import { type AttemptResult, runAttempt } from '../attempt/run-attempt';

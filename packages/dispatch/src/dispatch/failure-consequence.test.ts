@@ -1,4 +1,5 @@
-import { formatTime, type MeterWindow } from '@bullswarm/pacing';
+import type { MeterWindow } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import { describe, expect, it } from 'vitest';
 import {
   type AttemptOutcome,

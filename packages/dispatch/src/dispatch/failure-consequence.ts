@@ -1,4 +1,5 @@
-import { formatCompact, formatTime, type MeterWindow, windowLabel } from '@bullswarm/pacing';
+import type { MeterWindow } from '@bullswarm/pacing';
+import { formatCompact, formatTime, windowLabel } from '@bullswarm/pacing/internal';
 import type { AttemptKind } from '../attempt/run-attempt';
 import type { DispatchOutcomeKind, ThrottlePolicy } from './dispatch-types';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type CandidateRow, formatTime, type PoolRejection, type RouteDecision } from '@bullswarm/pacing';
+import type { CandidateRow, PoolRejection, RouteDecision } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import type { AttemptReport, DispatchResult } from '../dispatch/dispatch-types';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import { noPoolKind } from './no-pool-kind';

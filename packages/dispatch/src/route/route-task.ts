@@ -1,11 +1,11 @@
 import {
   chooseRoute,
-  formatPinSource,
   type PoolRejection,
   type RouteDecision,
   type RouteSettings,
   type RouteTask,
 } from '@bullswarm/pacing';
+import { formatPinSource } from '@bullswarm/pacing/internal';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import {
   type BuildPoolSnapshotsOptions,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import type { DispatchEvent, DispatchResult } from '../dispatch/dispatch-types';
 import { attemptJson, candidateJson, rejectionJson } from '../route/decision-json';
 import type { BullswarmRuntime } from '../runtime/open-runtime';

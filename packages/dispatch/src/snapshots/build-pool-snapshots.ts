@@ -6,10 +6,8 @@ import {
 } from '@bullswarm/connectors';
 import { applySubscriptionOverride, type PoolMeterRequest } from '@bullswarm/meters';
 import {
-  activeReserves,
   computeSpendRate,
   type InflightRecord,
-  isFreeModelName,
   LANES,
   type PoolMeter,
   type PoolSnapshot,
@@ -18,6 +16,7 @@ import {
   type TierModel,
   type WindowKind,
 } from '@bullswarm/pacing';
+import { activeReserves, isFreeModelName } from '@bullswarm/pacing/internal';
 import type { InflightEntry, StatePool } from '@bullswarm/store';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 

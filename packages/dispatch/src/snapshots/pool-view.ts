@@ -1,20 +1,22 @@
 import {
+  computePace,
+  type MeterStatus,
+  type PoolSnapshot,
+  type SpendRates,
+  type WindowKind,
+  type WindowReserves,
+} from '@bullswarm/pacing';
+import {
   activeReserves,
   buildCandidateRow,
   checkSpent,
-  computePace,
   DEFAULT_INFLIGHT_PENALTY_PCT,
   effectiveWindow,
   findWindow,
   formatTime,
   isFreeTierModel,
-  type MeterStatus,
-  type PoolSnapshot,
   reserveOf,
-  type SpendRates,
-  type WindowKind,
-  type WindowReserves,
-} from '@bullswarm/pacing';
+} from '@bullswarm/pacing/internal';
 import type { PoolDetail, PoolSnapshots } from './build-pool-snapshots';
 
 /** The built-in effort tiers, in display order; other tiers follow sorted by name. */

@@ -1,5 +1,5 @@
 import { dryRunJson, routeTask } from '@bullswarm/dispatch/routing';
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from '../mcp-options';
 import { jsonResult, toolError } from '../tool-result';

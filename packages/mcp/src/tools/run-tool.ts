@@ -8,7 +8,7 @@ import {
   startRunRecord,
 } from '@bullswarm/dispatch';
 import { checkDirectory, checkRetryAttempts } from '@bullswarm/dispatch/routing';
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../mcp-options';

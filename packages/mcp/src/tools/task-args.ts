@@ -4,13 +4,8 @@ import {
   checkLane,
   TaskInputError,
 } from '@bullswarm/dispatch/routing';
-import {
-  DEFAULT_LANE_TIER,
-  type EffortTier,
-  type Lane,
-  type RouteTask,
-  type TaskRoute,
-} from '@bullswarm/pacing';
+import type { EffortTier, Lane, RouteTask, TaskRoute } from '@bullswarm/pacing';
+import { DEFAULT_LANE_TIER } from '@bullswarm/pacing/internal';
 import { z } from 'zod';
 
 /** One of `providers` / `pools` of a route filter. */

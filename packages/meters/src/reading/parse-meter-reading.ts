@@ -1,4 +1,5 @@
-import { formatFieldPath, type MeterWindow } from '@bullswarm/pacing';
+import type { MeterWindow } from '@bullswarm/pacing';
+import { formatFieldPath } from '@bullswarm/pacing/internal';
 import type { z } from 'zod';
 import { MeterReadError } from '../errors/meter-read-error';
 import { meterReadingSchema } from './meter-reading-schema';

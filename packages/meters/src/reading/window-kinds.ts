@@ -4,7 +4,8 @@ import type { WindowKind } from '@bullswarm/pacing';
  * Every window kind a meter can report, shortest first, and a window's length in minutes when
  * the source does not say: 300 (5 h), 10080 (7 days), 43200 (30 days) (pacing's list and table).
  */
-export { DEFAULT_WINDOW_MINUTES, WINDOW_KINDS } from '@bullswarm/pacing';
+export { WINDOW_KINDS } from '@bullswarm/pacing';
+export { DEFAULT_WINDOW_MINUTES } from '@bullswarm/pacing/internal';
 
 /**
  * Classifies a window by its length, the way Codex reports it (`window_minutes`), never by the

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import type { ConnectorV1MeterSource } from '@bullswarm/connectors';
-import { BURST_BLOCK_PCT, type MeterWindow, type PoolMeter, type WindowKind } from '@bullswarm/pacing';
+import type { MeterWindow, PoolMeter, WindowKind } from '@bullswarm/pacing';
+import { BURST_BLOCK_PCT } from '@bullswarm/pacing/internal';
 import type { BullswarmStore, MeterCacheEntry, MeterReadingRow } from '@bullswarm/store';
 import { MeterReadError } from '../errors/meter-read-error';
 import { MeterTemplateError } from '../errors/meter-template-error';

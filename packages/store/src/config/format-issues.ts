@@ -1,4 +1,4 @@
-import { formatFieldPath as formatPath } from '@bullswarm/pacing';
+import { formatFieldPath as formatPath } from '@bullswarm/pacing/internal';
 import type { z } from 'zod';
 
 /** One schema problem, with its field path in `pools[2].models.high` form. */

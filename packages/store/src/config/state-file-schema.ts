@@ -1,11 +1,11 @@
 import { isAbsolute } from 'node:path';
+import { LANES } from '@bullswarm/pacing';
 import {
   DEFAULT_INFLIGHT_PENALTY_PCT,
   isValidReservePct,
-  LANES,
   MAX_RESERVE_PCT,
   RESERVE_PCT_EXPECTED,
-} from '@bullswarm/pacing';
+} from '@bullswarm/pacing/internal';
 import { z } from 'zod';
 import { meterSourceSchema } from './meter-source-schema';
 import {

@@ -1,4 +1,5 @@
-import { BullswarmError, describeValue, hasErrorMarker } from '@bullswarm/pacing';
+import { BullswarmError, hasErrorMarker } from '@bullswarm/pacing';
+import { describeValue } from '@bullswarm/pacing/internal';
 
 const errorKey = 'bullswarm.error.StoreInputError';
 const marker = Symbol.for(errorKey);

@@ -1,4 +1,4 @@
-import { DEFAULT_CAPACITY_CRITICAL_PCT, DEFAULT_CAPACITY_LOW_PCT } from '@bullswarm/pacing';
+import { DEFAULT_CAPACITY_CRITICAL_PCT, DEFAULT_CAPACITY_LOW_PCT } from '@bullswarm/pacing/internal';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { readSeconds, type SwarmEnv } from '../settings/swarm-env';
 

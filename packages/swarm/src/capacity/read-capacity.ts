@@ -5,10 +5,10 @@ import {
   type CapacityVerdict,
   type CapacityVerdictKind,
   capacityVerdict,
-  formatCapacityLine,
   type PoolMeter,
   type WindowKind,
 } from '@bullswarm/pacing';
+import { formatCapacityLine } from '@bullswarm/pacing/internal';
 import { UnknownPoolError } from '@bullswarm/store';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { BULLSWARM_AGENT, type SwarmEnv } from '../settings/swarm-env';

@@ -3,11 +3,11 @@ import {
   type CandidateRow,
   type CapacityVerdictKind,
   capacityVerdict,
-  DEFAULT_LANE_TIER,
   type EffortTier,
   type Lane,
   type TaskRoute,
 } from '@bullswarm/pacing';
+import { DEFAULT_LANE_TIER } from '@bullswarm/pacing/internal';
 import { capacityThresholds, parseCapacityCaps } from '../capacity/capacity-env';
 import { BULLSWARM_POOL, capFor, resolvePool } from '../capacity/read-capacity';
 import { SwarmInputError } from '../errors/swarm-input-error';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { formatFieldPath } from '@bullswarm/pacing';
+import { formatFieldPath } from '@bullswarm/pacing/internal';
 import type { z } from 'zod';
 import { PlanFileError } from '../errors/plan-file-error';
 

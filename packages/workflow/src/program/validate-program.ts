@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { DEFAULT_LANE_TIER, LANES, type Lane } from '@bullswarm/pacing';
+import { LANES, type Lane } from '@bullswarm/pacing';
+import { DEFAULT_LANE_TIER } from '@bullswarm/pacing/internal';
 import type { z } from 'zod';
 import type { ProgramProblem, ProgramProblemKind } from '../errors/workflow-error';
 import { createUpstreamQuery, dependencyLevels, topologicalOrder } from './dependency-graph';

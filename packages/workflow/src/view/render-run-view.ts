@@ -1,4 +1,4 @@
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import { needsYou } from '../state/build-report';
 import {
   type AttemptRecord,

@@ -1,4 +1,4 @@
-import { formatTime } from '@bullswarm/pacing';
+import { formatTime } from '@bullswarm/pacing/internal';
 import { CliExit } from '../../cli/cli-errors';
 import { type CommandContext, openCliRuntime, printJson } from '../../cli/command-context';
 import { EXIT } from '../../cli/exit-codes';
