@@ -1,20 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { LANES, type Lane } from '@bullswarm/pacing';
-import { DEFAULT_LANE_TIER } from '@bullswarm/pacing/internal';
-import type { z } from 'zod';
+import { LANES } from '@bullswarm/pacing';
 import type { ProgramProblem, ProgramProblemKind } from '../errors/workflow-error';
-import { createUpstreamQuery, dependencyLevels, topologicalOrder } from './dependency-graph';
-import { childPath, isPlainObject, jsonPath, ownValue } from './json-path';
-import { checkOutputSchema, type OutputSchema } from './output-schema';
-import {
-  DEFAULT_CONCURRENCY,
-  DEFAULT_RETRY_ATTEMPTS,
-  programSchema,
-  STEP_ID_PATTERN,
-} from './program-schema';
+import { createUpstreamQuery, topologicalOrder } from './dependency-graph';
+import { isPlainObject, ownValue } from './json-path';
+import { checkOutputSchema } from './output-schema';
+import { addIssue, deepestPath } from './program-issues';
+import { programSchema, STEP_ID_PATTERN } from './program-schema';
+import { resolveProgram } from './resolve-program';
 import { type TemplateRef, templateTokens } from './template';
-import type { StepForEach, StepGate, WorkflowProgram, WorkflowStep } from './workflow-program';
+import type { WorkflowProgram } from './workflow-program';
 
 /** What `validateProgram` checks names against; a list left out is not checked. */
 export interface ValidateProgramOptions {
@@ -449,155 +444,4 @@ function checkUseAvoid(
       }
     });
   }
-}
-
-function addIssue(
-  issue: z.core.$ZodIssue,
-  input: unknown,
-  add: (path: string, kind: ProgramProblemKind, message: string) => void,
-): void {
-  const path = jsonPath(issue.path);
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      for (const key of issue.keys) {
-        add(childPath(path, key), 'invalid-field', `unknown field "${key}"; remove it or check its spelling`);
-      }
-      return;
-    case 'invalid_type':
-      if (valueAt(input, issue.path) === undefined) {
-        add(path, 'invalid-field', `missing required field (expected ${issue.expected})`);
-        return;
-      }
-      add(path, 'invalid-field', `expected ${issue.expected}, got ${show(valueAt(input, issue.path))}`);
-      return;
-    case 'invalid_value':
-      add(
-        path,
-        'invalid-field',
-        `${issue.message.replace(/^Invalid input: /, '')}, got ${show(valueAt(input, issue.path))}`,
-      );
-      return;
-    case 'invalid_key':
-      add(path, 'invalid-field', `invalid key: ${issue.issues[0]?.message ?? issue.message}`);
-      return;
-    default:
-      add(path, 'invalid-field', issue.message.replace(/^Invalid input: /, ''));
-  }
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current = input;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    if (!Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = typeof value;
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-/** The JSON path of a value nested deeper than `limit`, or undefined (iterative). */
-function deepestPath(value: unknown, limit: number): string | undefined {
-  const stack: [unknown, number, string][] = [[value, 0, '$']];
-  while (stack.length > 0) {
-    const [current, depth, path] = stack.pop() as [unknown, number, string];
-    if (current === null || typeof current !== 'object') continue;
-    if (depth >= limit) return path;
-    if (Array.isArray(current))
-      current.forEach((entry, i) => {
-        stack.push([entry, depth + 1, `${path}[${i}]`]);
-      });
-    else
-      for (const [key, entry] of Object.entries(current))
-        stack.push([entry, depth + 1, childPath(path, key)]);
-  }
-  return undefined;
-}
-
-function resolveProgram(
-  data: z.output<typeof programSchema>,
-  order: readonly number[],
-  deps: readonly (readonly number[])[],
-  promptTexts: ReadonlyMap<number, string>,
-  retryOverride: number | undefined,
-): WorkflowProgram {
-  const levels = dependencyLevels(deps, order);
-  const retryDefault = retryOverride ?? data.settings?.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS;
-  const steps = data.steps.map((step, index): WorkflowStep => {
-    const lane = (step.lane ?? 'analyze') as Lane;
-    let forEach: StepForEach | undefined;
-    const fe = step.forEach;
-    if (fe) {
-      const cap = fe.concurrency === undefined ? {} : { concurrency: fe.concurrency };
-      if (fe.items !== undefined) forEach = { kind: 'items', items: fe.items, ...cap };
-      else if (fe.glob !== undefined) forEach = { kind: 'glob', glob: fe.glob, ...cap };
-      else if (fe.from !== undefined) {
-        const [, stepId, , ...path] = fe.from.split('.');
-        forEach = { kind: 'from', from: fe.from, stepId: stepId as string, path, ...cap };
-      }
-    }
-    let gate: StepGate | undefined;
-    if (step.gate !== undefined) {
-      gate =
-        typeof step.gate === 'string' || Array.isArray(step.gate)
-          ? { command: step.gate }
-          : {
-              command: step.gate.command,
-              ...(step.gate.cwd === undefined ? {} : { cwd: step.gate.cwd }),
-              ...(step.gate.timeoutSec === undefined ? {} : { timeoutSec: step.gate.timeoutSec }),
-            };
-    }
-    return {
-      id: step.id,
-      ...(step.description === undefined ? {} : { description: step.description }),
-      prompt: step.prompt ?? promptTexts.get(index),
-      ...(step.promptFile === undefined ? {} : { promptFile: step.promptFile }),
-      lane,
-      effort: step.effort ?? DEFAULT_LANE_TIER[lane],
-      files: step.files ?? [],
-      dependsOn: [...new Set(step.dependsOn ?? [])],
-      blindTo: [...new Set(step.blindTo ?? [])],
-      ...(step.route === undefined ? {} : { route: step.route }),
-      ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema as OutputSchema }),
-      ...(gate === undefined ? {} : { gate }),
-      ...(step.timeoutSec === undefined ? {} : { timeoutSec: step.timeoutSec }),
-      retryAttempts: step.retryAttempts ?? retryDefault,
-      ...(forEach === undefined ? {} : { forEach }),
-      level: levels[index] as number,
-    };
-  });
-  const levelCount = levels.reduce((max, level) => Math.max(max, level), 1);
-  const byLevel: string[][] = Array.from({ length: levelCount }, () => []);
-  for (const step of steps) (byLevel[step.level - 1] as string[]).push(step.id);
-  const inputs: Record<string, { default?: unknown; description?: string; required: boolean }> = {};
-  for (const [name, input] of Object.entries(data.inputs ?? {})) {
-    inputs[name] = {
-      ...(input.default === undefined ? {} : { default: input.default }),
-      ...(input.description === undefined ? {} : { description: input.description }),
-      required: input.required ?? false,
-    };
-  }
-  return {
-    schemaVersion: data.schemaVersion,
-    ...(data.name === undefined ? {} : { name: data.name }),
-    ...(data.description === undefined ? {} : { description: data.description }),
-    inputs,
-    settings: {
-      concurrency: data.settings?.concurrency ?? DEFAULT_CONCURRENCY,
-      retryAttempts: retryDefault,
-      ...(data.settings?.timeoutSec === undefined ? {} : { timeoutSec: data.settings.timeoutSec }),
-    },
-    steps,
-    levels: byLevel,
-  };
 }
