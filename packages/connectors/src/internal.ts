@@ -3,6 +3,8 @@
  * one atomic file writer, one reading of `/proc`, one process-group killer, one canonical JSON. For bullswarm's own
  * packages; not a stable API.
  */
+
+export { appendLine, endsInsideLine, openAppendOnly } from './files/append-line';
 export {
   fsyncDirectory,
   removeStaleTempFiles,

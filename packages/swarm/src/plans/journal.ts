@@ -1,5 +1,6 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { appendLine, openAppendOnly } from '@bullswarm/connectors/internal';
 import { PlanFileError } from '../errors/plan-file-error';
 
 /**
@@ -34,7 +35,8 @@ export interface JournalEntry {
 /**
  * Appends one entry to a plan's journal: one `write` of one line on a file opened for appending,
  * then fsync, so concurrent writers (the lead and its lanes) never interleave inside a line and a
- * crash leaves whole lines only.
+ * crash leaves whole lines only. A line torn by a writer killed mid-write is sealed first (see
+ * `appendLine` in `@bullswarm/connectors/internal`) and skipped by {@link readJournal}.
  */
 export function appendJournal(
   journalFile: string,
@@ -42,12 +44,10 @@ export function appendJournal(
   now: number,
 ): JournalEntry {
   const full = { at: entry.at ?? new Date(now).toISOString(), ...entry } as JournalEntry;
-  const line = Buffer.from(`${JSON.stringify(full)}\n`, 'utf8');
   mkdirSync(dirname(journalFile), { recursive: true });
-  const fd = openSync(journalFile, 'a', 0o644);
+  const fd = openAppendOnly(journalFile, 0o644);
   try {
-    let written = 0;
-    while (written < line.length) written += writeSync(fd, line, written, line.length - written);
+    appendLine(fd, `${JSON.stringify(full)}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -56,7 +56,19 @@ export function appendJournal(
 }
 
 /**
- * Reads a plan's journal (empty when it does not exist yet).
+ * Whether `line` failed to parse only because it stops early — a line torn by a writer killed
+ * mid-write (the parser ran out of input: the error is at the line's end).
+ */
+function isTornLine(line: string, error: unknown): boolean {
+  const message = (error as Error).message;
+  if (/end of JSON input/.test(message)) return true;
+  const at = /at position (\d+)/.exec(message);
+  return line.startsWith('{') && at !== null && Number(at[1]) === line.length;
+}
+
+/**
+ * Reads a plan's journal (empty when it does not exist yet). A line torn by a writer killed
+ * mid-write (sealed by the next append, see {@link appendJournal}) is skipped.
  * @throws PlanFileError naming the line of an entry that is not JSON.
  */
 export function readJournal(journalFile: string): JournalEntry[] {
@@ -69,6 +81,7 @@ export function readJournal(journalFile: string): JournalEntry[] {
       try {
         entries.push(JSON.parse(line) as JournalEntry);
       } catch (error) {
+        if (isTornLine(line, error)) return;
         throw new PlanFileError({
           filePath: journalFile,
           fieldPath: `line ${index + 1}`,

@@ -1,4 +1,5 @@
-import { closeSync, fdatasync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, readFileSync } from 'node:fs';
+import { appendLine, openAppendOnly } from '@bullswarm/connectors/internal';
 import type { WorkflowEvent } from './workflow-event';
 
 /**
@@ -6,6 +7,10 @@ import type { WorkflowEvent } from './workflow-event';
  * returns, the line survives a kill -9 of this process (it is in the kernel's page cache). For power
  * loss, lines marked durable (verdicts) are followed by a group-committed `fdatasync`: at most one
  * in flight, and every durable line written while it runs is covered by the next one.
+ *
+ * A last line torn by a killed writer (kill -9 mid-write, a full disk) is sealed before the first
+ * append of this log and after any failed append, so it stays one skipped line and no new event is
+ * glued onto it (see `appendLine` in `@bullswarm/connectors/internal`).
  */
 export class EventLog {
   private fd: number | undefined;
@@ -13,17 +18,20 @@ export class EventLog {
   private syncWanted = false;
   private syncError: Error | undefined;
   private idleWaiters: (() => void)[] = [];
+  /** The last byte may be inside a line: at open, and after a failed append. */
+  private mayBeTorn = true;
 
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'a', 0o600);
+    this.fd = openAppendOnly(path, 0o600);
   }
 
   /** Appends one event line; `durable` asks for a (group-committed) fdatasync. */
   append(event: WorkflowEvent, durable = false): void {
     if (this.fd === undefined) throw new Error(`events log ${this.path} is closed`);
-    const line = Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
-    let written = 0;
-    while (written < line.length) written += writeSync(this.fd, line, written, line.length - written);
+    const check = this.mayBeTorn;
+    this.mayBeTorn = true;
+    appendLine(this.fd, `${JSON.stringify(event)}\n`, check);
+    this.mayBeTorn = false;
     if (durable) this.requestSync();
   }
 

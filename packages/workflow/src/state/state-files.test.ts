@@ -68,6 +68,34 @@ describe('CoalescingStateWriter', () => {
   });
 });
 
+describe('EventLog', () => {
+  it('seals a torn last line before appending, so the next event is kept whole', async () => {
+    const dir = temp();
+    const path = join(dir, 'events.jsonl');
+    const first = { seq: 1, at: 1, runId: 'wf-seal1', type: 'step.started', step: 'a' } as const;
+    writeFileSync(path, `${JSON.stringify(first)}\n{"seq":2,"at":1,"runId":"wf-se`);
+    const log = new EventLog(path);
+    log.append({ seq: 2, at: 2, runId: 'wf-seal1', type: 'step.started', step: 'b' });
+    log.append({ seq: 3, at: 3, runId: 'wf-seal1', type: 'step.started', step: 'c' });
+    await log.close();
+    expect(readEvents(path).map((event) => event.seq)).toEqual([1, 2, 3]);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines[1]).toBe('{"seq":2,"at":1,"runId":"wf-se');
+    expect(lines).toHaveLength(5);
+  });
+
+  it('leaves a log that ends whole as it is', async () => {
+    const dir = temp();
+    const path = join(dir, 'events.jsonl');
+    const first = { seq: 1, at: 1, runId: 'wf-seal2', type: 'step.started', step: 'a' } as const;
+    writeFileSync(path, `${JSON.stringify(first)}\n`);
+    const log = new EventLog(path);
+    log.append({ seq: 2, at: 2, runId: 'wf-seal2', type: 'step.started', step: 'b' });
+    await log.close();
+    expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(3);
+  });
+});
+
 describe('loadRun', () => {
   it('replays verdicts newer than state.json and skips a torn last line', async () => {
     const workflowsDir = temp();
