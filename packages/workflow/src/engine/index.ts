@@ -25,6 +25,7 @@ export {
 } from './tree-snapshot';
 export { TreeTracker, type UnitChanges } from './tree-tracker';
 export {
+  checkRunSettings,
   newRunId,
   type RestartWorkflowStepOptions,
   type ResumeWorkflowOptions,

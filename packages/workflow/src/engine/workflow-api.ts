@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import { writeFileAtomic } from '@bullswarm/connectors/internal';
-import type { BullswarmRuntime } from '@bullswarm/dispatch';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { removeStaleTempFiles, writeFileAtomic } from '@bullswarm/connectors/internal';
+import { type BullswarmRuntime, resolveWatchdogSettings } from '@bullswarm/dispatch';
 import { WorkflowError } from '../errors/workflow-error';
 import { MAX_CONCURRENCY } from '../program/program-schema';
 import type { WorkflowProgram } from '../program/workflow-program';
@@ -78,15 +78,29 @@ function checkConcurrency(value: number): void {
 }
 
 /**
+ * Reads and checks every environment setting a run's dispatch reads (the watchdog clocks and
+ * throttle back-offs, see `resolveWatchdogSettings`), once, before any run folder is created: a bad
+ * value is an `InvalidEnvironmentError` naming the variable and what is valid — never a run whose
+ * every unit fails on it.
+ *
+ * @throws InvalidEnvironmentError
+ */
+export function checkRunSettings(runtime: BullswarmRuntime): void {
+  resolveWatchdogSettings(runtime.env);
+}
+
+/**
  * Starts a new run of a program: creates `$BULLSWARM_HOME/workflows/<runId>/` with `program.json`
  * (prompts inlined, inputs resolved), `state.json` and `events.jsonl`, then drives every step to a
  * verdict (see the package README for the rules). Resolves when nothing more can run; a step that
  * failed or came back does not stop the others.
  *
  * @throws WorkflowError `unknown-input`, `missing-input`, `bad-option` (a pool, the concurrency, the cwd)
+ * @throws InvalidEnvironmentError a bad `BULLSWARM_*` setting (see {@link checkRunSettings})
  */
 export async function startWorkflow(options: StartWorkflowOptions): Promise<WorkflowRunResult> {
   const { runtime, program } = options;
+  checkRunSettings(runtime);
   const cwd = resolve(options.cwd ?? process.cwd());
   let isDirectory = false;
   try {
@@ -206,6 +220,7 @@ interface DrivableRun extends LoadedRun {
  * copy read before another process drove the run.
  */
 function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string): DrivableRun {
+  checkRunSettings(runtime);
   assertNotViewOnly(loadRun(runtime.home.workflowsDir, runId), verb);
   const claim = claimRun(runtime.requireStore(), runId);
   try {
@@ -233,11 +248,24 @@ function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string):
       });
     }
     reconcile(loaded.state);
+    cleanRunDir(loaded.paths);
     return { ...loaded, record, claim };
   } catch (error) {
     claim.release();
     throw error;
   }
+}
+
+/**
+ * Removes what a killed driver left in a run folder, once the run is claimed (so no live writer
+ * can own it): temp files of atomic writes that never got renamed (`.state.json.<pid>.….tmp`,
+ * `.report.json.…`), and `owner.json` of the file-based owner claim of earlier bullswarm versions
+ * (the claim is now a `workflow_owners` row, see run-owner.ts).
+ */
+function cleanRunDir(paths: RunPaths): void {
+  removeStaleTempFiles(paths.statePath);
+  removeStaleTempFiles(paths.reportPath);
+  rmSync(join(paths.runDir, 'owner.json'), { force: true });
 }
 
 /**

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dispatchTask } from '@bullswarm/dispatch';
+import { InvalidEnvironmentError } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkflowError } from '../errors/workflow-error';
 import { loadRun } from '../state/load-run';
@@ -98,6 +99,52 @@ describe('fan-out', () => {
       ['b.txt', 'skipped'],
     ]);
     expect(result.state.steps[2]?.items?.map((item) => item.item)).toEqual(['x.md', 'y.md']);
+  });
+});
+
+describe('settings', () => {
+  it.each([
+    ['BULLSWARM_THROTTLE_BACKOFF_SEC', 'xyz'],
+    ['BULLSWARM_WORKER_NO_PROGRESS_SEC', 'zero'],
+    ['BULLSWARM_WORKER_SILENCE_SEC', '-1'],
+  ])(
+    'a bad %s is refused before any run folder is created, on start and on resume',
+    async (variable, value) => {
+      const fixture = await createWorkflowFixture([{ account: 'a' }]);
+      const first = await fixture.run({ schemaVersion: V, steps: [{ id: 'a', prompt: 'x' }] });
+      const runsBefore = readdirSync(join(fixture.home, 'workflows'));
+      fixture.env[variable] = value;
+      const start = await fixture
+        .run({ schemaVersion: V, steps: [{ id: 'a', prompt: 'x' }] })
+        .catch((e: unknown) => e);
+      expect(InvalidEnvironmentError.isInstance(start) && start.variable).toBe(variable);
+      expect((start as Error).message).toMatch(/expected .*seconds/);
+      const resume = await resumeWorkflow({ runtime: fixture.runtime, runId: first.runId }).catch(
+        (e: unknown) => e,
+      );
+      expect(InvalidEnvironmentError.isInstance(resume) && resume.variable).toBe(variable);
+      expect(readdirSync(join(fixture.home, 'workflows'))).toEqual(runsBefore);
+      expect(fixture.simLogLines()).toHaveLength(1);
+    },
+  );
+});
+
+describe('resume cleans the run folder', () => {
+  it('removes stale temp files of a killed writer and the owner.json of the old owner claim', async () => {
+    const fixture = await createWorkflowFixture([{ account: 'a', scenario: { default: 'crash' } }]);
+    const first = await fixture.run({
+      schemaVersion: V,
+      settings: { retryAttempts: 0 },
+      steps: [{ id: 'a', prompt: 'x' }],
+    });
+    const { runDir } = first.paths;
+    // 4194305 is above Linux's largest pid (4194304): no live process has it.
+    const stale = ['.state.json.4194305.aaaaaa.tmp', '.report.json.4194305.bbbbbb.tmp', 'owner.json'];
+    for (const name of stale) writeFileSync(join(runDir, name), '');
+    await resumeWorkflow({ runtime: fixture.runtime, runId: first.runId });
+    const left = readdirSync(runDir);
+    for (const name of stale) expect(left).not.toContain(name);
+    expect(left).toContain('state.json');
   });
 });
 

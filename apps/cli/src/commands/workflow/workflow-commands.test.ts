@@ -357,6 +357,26 @@ describe('bullswarm workflow goal, list, show, watch', () => {
   });
 });
 
+describe('bullswarm workflow settings', () => {
+  it('a bad BULLSWARM_* setting exits 2 naming it before any run folder is created', async () => {
+    const h = workflowHome([{ connector: 'sim', account: 'a', windows: weekly(10) }]);
+    const file = h.write('one.json', { schemaVersion: V, steps: [{ id: 'a', prompt: 'x' }] });
+    for (const [variable, value] of [
+      ['BULLSWARM_THROTTLE_BACKOFF_SEC', 'xyz'],
+      ['BULLSWARM_WORKER_NO_PROGRESS_SEC', 'zero'],
+      ['BULLSWARM_WORKER_SILENCE_SEC', '-1'],
+    ] as const) {
+      const result = await h.run(['workflow', 'goal', file, '--json'], { [variable]: value });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`${variable}=${JSON.stringify(value)} is not valid: expected`);
+      const resume = await h.run(['workflow', 'resume', 'wf-abcd1234'], { [variable]: value });
+      expect(resume.exitCode).toBe(2);
+      expect(resume.stderr).toContain(variable);
+    }
+    expect(existsSync(join(h.home, 'workflows'))).toBe(false);
+  });
+});
+
 describe('bullswarm workflow restart and resume', () => {
   it('racing resumes of a killed run: one drives it, the others exit 2 naming it; no item runs twice', async () => {
     const h = workflowHome([
