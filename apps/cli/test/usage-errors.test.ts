@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,29 @@ function home(): string {
 const STACK = /^\s+at /m;
 
 describe('exit code 2 for usage errors and bad input, never a stack without --debug', () => {
+  it('--home "" is refused naming the flag (BULLSWARM_HOME="" keeps meaning the default home)', async () => {
+    const cwd = dirs.make();
+    const result = await bullswarm(['pools', '--home', ''], { cwd });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--home "": expected a directory path');
+    expect(result.stderr).not.toContain('bug in bullswarm');
+    const byEnv = await bullswarm(['pools'], { cwd, env: { BULLSWARM_HOME: '', HOME: cwd } });
+    expect(byEnv.stderr).not.toContain('--home');
+    expect(readdirSync(cwd)).not.toContain('state.json');
+  });
+
+  it('a home that is a file is "not a directory", naming it (pools, workflow list, demo)', async () => {
+    const file = join(dirs.make(), 'a-file');
+    writeFileSync(file, 'x');
+    for (const args of [['pools'], ['workflow', 'list'], ['demo', '--home', file]]) {
+      const result = await bullswarm(args, { home: file });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`${file} is not a directory`);
+      expect(result.stderr).not.toContain('bug in bullswarm');
+      expect(result.stderr).not.toMatch(STACK);
+    }
+  });
+
   it('an unknown flag', async () => {
     const result = await bullswarm(['pools', '--bogus'], { home: home() });
     expect(result.exitCode).toBe(2);

@@ -48,6 +48,7 @@ export {
 } from './errors/config-file-error';
 export { FileLockTimeoutError } from './errors/file-lock-timeout-error';
 export { InvalidEnvironmentError } from './errors/invalid-environment-error';
+export { InvalidHomeError } from './errors/invalid-home-error';
 export { InvalidLabelError, type InvalidLabelReason } from './errors/invalid-label-error';
 export { NestedFileLockError } from './errors/nested-file-lock-error';
 export { StoreBusyError } from './errors/store-busy-error';

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { BullswarmRuntime } from '@bullswarm/dispatch/routing';
 import type { BullswarmHome, LabelConflict, PoolLabelsFile } from '@bullswarm/store';
 import { type Colors, createColors, shouldColor } from '../output/color';
+import { CliUsageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
 /** Options every command receives from the program (`--home`, `--debug`, `--no-color`). */
@@ -26,6 +27,16 @@ export interface CommandContext {
 
 /** Builds the context of one command from the global options. */
 export function createCommandContext(io: CliIo, options: GlobalOptions): CommandContext {
+  // `--home ""` is refused rather than read as the current directory; `BULLSWARM_HOME=""` keeps
+  // meaning the default home (an empty variable counts as unset, as every BULLSWARM_* setting).
+  if (options.home !== undefined && options.home.trim() === '') {
+    throw new CliUsageError({
+      message:
+        '--home "": expected a directory path (leave --home out for $BULLSWARM_HOME, else ~/.bullswarm)',
+      flag: '--home',
+      expected: 'a directory path',
+    });
+  }
   return {
     io,
     homeDir: options.home === undefined ? undefined : resolve(io.cwd, options.home),

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -150,6 +150,12 @@ function chooseHome(context: CommandContext): { home: string; temporary: boolean
     return { home: mkdtempSync(join(tmpdir(), 'bullswarm-demo-')), temporary: true };
   }
   const home = context.homeDir;
+  if (existsSync(home) && !statSync(home).isDirectory()) {
+    throw new CliUsageError({
+      message: `--home ${home} is not a directory: give the demo a new or empty directory (or omit --home for a temporary one)`,
+      flag: '--home',
+    });
+  }
   if (existsSync(home) && readdirSync(home).length > 0 && !existsSync(join(home, DEMO_MARKER))) {
     throw new CliUsageError({
       message: `--home ${home} is not empty and not a demo home: the demo replaces a home's pools, so give it a new or empty directory (or omit --home for a temporary one)`,

@@ -1,7 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { InvalidHomeError } from '../errors/invalid-home-error';
 import { UnknownPoolError } from '../errors/unknown-pool-error';
 import { useTempDirs } from '../test-support/temp-dir';
 import { homePaths, resolveHome } from './home-paths';
@@ -23,6 +24,21 @@ describe('resolveHome', () => {
 });
 
 describe('openHome', () => {
+  it('refuses a home that is a file (or below one), naming it as not a directory', () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, 'x');
+    for (const home of [file, join(file, 'below')]) {
+      let error: unknown;
+      try {
+        openHome({ home });
+      } catch (e) {
+        error = e;
+      }
+      expect(InvalidHomeError.isInstance(error) && error.fault).toBe('input');
+      expect((error as Error).message).toContain(`${home} is not a directory`);
+    }
+  });
+
   it('exposes the paths of the home', () => {
     const paths = {
       home: '/srv/bs',

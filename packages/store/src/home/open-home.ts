@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { Mutator } from '../config/config-file';
 import {
   clearLabel,
@@ -13,6 +13,7 @@ import {
 import type { PoolLabelsFile } from '../config/pool-labels-schema';
 import { readState, updateState } from '../config/state-file';
 import type { StateFile } from '../config/state-file-schema';
+import { InvalidHomeError } from '../errors/invalid-home-error';
 import type { FileLockOptions } from '../files/file-lock';
 import {
   type EmbeddedBullswarmStore,
@@ -68,7 +69,28 @@ export interface BullswarmHome extends HomePaths {
 }
 
 /**
+ * Refuses a home path that exists and is not a directory (a file given as `--home`), naming it;
+ * a missing home is fine (it is created on the first write).
+ * @throws InvalidHomeError
+ */
+function assertHomeIsDirectory(home: string): void {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(home).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') {
+      throw new InvalidHomeError({ home, problem: 'is not a directory (a file is in its path)' });
+    }
+    return; // missing (created on the first write) or unreadable (the write that needs it says so)
+  }
+  if (!isDirectory) throw new InvalidHomeError({ home, problem: 'is not a directory' });
+}
+
+/**
  * Open the state home: `options.home`, else `$BULLSWARM_HOME`, else `~/.bullswarm`.
+ *
+ * @throws InvalidHomeError when that path exists and is not a directory.
  *
  * @example
  * ```ts
@@ -82,6 +104,7 @@ export interface BullswarmHome extends HomePaths {
  */
 export function openHome(options: OpenHomeOptions = {}): BullswarmHome {
   const paths = homePaths(options.home ?? resolveHome(options.env));
+  assertHomeIsDirectory(paths.home);
   const lock: FileLockOptions =
     options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs };
   return {
