@@ -85,6 +85,25 @@ describe('openStore', () => {
     expect(error.message).toMatch(/not a valid SQLite database; move it aside/);
   });
 
+  it('says once that an empty (0-byte) database file is started over, and never for a new one', () => {
+    const dir = tempDir();
+    const told: string[] = [];
+    const onStartOver = (message: string) => told.push(message);
+    open({ dbPath: join(dir, 'fresh.db'), onStartOver });
+    expect(told).toEqual([]);
+    const dbPath = join(dir, 'bullswarm.db');
+    writeFileSync(dbPath, '');
+    const store = open({ dbPath, onStartOver });
+    expect(store.runs).toBeDefined();
+    store.close();
+    open({ dbPath, onStartOver });
+    const again = openStoreIfExists({ dbPath, onStartOver });
+    if (again) opened.push(again);
+    expect(told).toEqual([
+      `${dbPath} is empty (0 bytes): its history (runs, meter readings, the in-flight ledger) is gone; starting a new store in it`,
+    ]);
+  });
+
   it('closes idempotently', () => {
     const store = openStore({ dbPath: join(tempDir(), 'bullswarm.db') });
     store.close();

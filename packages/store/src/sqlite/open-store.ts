@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -34,6 +34,26 @@ export interface OpenStoreOptions {
    * 3000 ms). The SIGKILL follow-up is a timer: the reaping call never waits for it.
    */
   readonly orphanGraceMs?: number;
+  /**
+   * Told once when the database file exists but is empty (0 bytes: its history is gone, e.g. a
+   * truncated copy) and a new store is started in it. Default: one `warning:` line on stderr.
+   */
+  readonly onStartOver?: (message: string) => void;
+}
+
+/** The one line said when an empty database file is started over (see `onStartOver`). */
+export function startOverMessage(dbPath: string): string {
+  return `${dbPath} is empty (0 bytes): its history (runs, meter readings, the in-flight ledger) is gone; starting a new store in it`;
+}
+
+/** Whether `dbPath` exists as an empty file. */
+function isEmptyFile(dbPath: string): boolean {
+  try {
+    const stat = statSync(dbPath);
+    return stat.isFile() && stat.size === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -90,6 +110,10 @@ export function openStoreIfExists(options: OpenStoreOptions): EmbeddedBullswarmS
 
 function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean): EmbeddedBullswarmStore {
   for (const set of options.migrations ?? []) refuseReservedNamespace(dbPath, set);
+  if (isEmptyFile(dbPath)) {
+    const tell = options.onStartOver ?? ((message) => process.stderr.write(`warning: ${message}\n`));
+    tell(startOverMessage(dbPath));
+  }
   let db: Database.Database;
   try {
     db = new Database(dbPath, { timeout: options.busyTimeoutMs ?? 5000, fileMustExist });
