@@ -75,6 +75,43 @@ describe('exit code 2 for usage errors and bad input, never a stack without --de
     expect(result.stderr).not.toContain('--lane');
   });
 
+  it('run --json prints its usage errors as one JSON object on stdout, nothing on stderr', async () => {
+    const dir = home();
+    const missing = await bullswarm(['run', '--json', '--lane', 'analyze'], { home: dir });
+    expect(missing).toMatchObject({ exitCode: 2, stderr: '' });
+    expect(JSON.parse(missing.stdout)).toEqual({
+      ok: false,
+      kind: 'usage',
+      flag: '<prompt>',
+      message: expect.stringContaining('missing <prompt>'),
+    });
+    const pool = await bullswarm(['run', '--json', '--lane', 'analyze', '--worker-pool', 'nope', 'x'], {
+      home: dir,
+    });
+    expect(pool).toMatchObject({ exitCode: 2, stderr: '' });
+    expect(JSON.parse(pool.stdout)).toMatchObject({
+      ok: false,
+      kind: 'usage',
+      message: expect.stringContaining('nope'),
+    });
+    // commander's own parse errors, too (an invalid choice, an unknown option)
+    const lane = await bullswarm(['run', '--json', '--lane', 'deploy', 'x'], { home: dir });
+    expect(lane).toMatchObject({ exitCode: 2, stderr: '' });
+    expect(JSON.parse(lane.stdout)).toEqual({
+      ok: false,
+      kind: 'usage',
+      flag: '--lane',
+      message: expect.stringContaining("argument 'deploy' is invalid"),
+    });
+    const bogus = await bullswarm(['run', '--lane', 'analyze', '--bogus', '--json', 'x'], { home: dir });
+    expect(bogus).toMatchObject({ exitCode: 2, stderr: '' });
+    expect(JSON.parse(bogus.stdout)).toMatchObject({ kind: 'usage', flag: '--bogus' });
+    // without --json the same errors stay on stderr
+    const plain = await bullswarm(['run', '--lane', 'analyze'], { home: dir });
+    expect(plain).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(plain.stderr).toMatch(/^error: missing <prompt>/);
+  });
+
   it('an --effort tier no connector declares', async () => {
     const result = await bullswarm(['run', '--lane', 'build', '--effort', 'hgih', '--dry-run', 'x'], {
       home: home(),

@@ -56,6 +56,7 @@ export {
   type GateInput,
   gateSchema,
   INPUT_NAME_PATTERN,
+  isFileProblem,
   jsonEqual,
   lastJsonObject,
   loadProgramFile,

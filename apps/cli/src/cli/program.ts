@@ -4,7 +4,8 @@ import { registerWorkflowCommands } from '../commands/workflow/register-workflow
 import { examples } from '../output/help-examples';
 import { collect } from '../parse/parse-options';
 import type { CliIo } from './cli-io';
-import { type CommandContext, createCommandContext, type GlobalOptions } from './command-context';
+import { type CommandContext, createCommandContext, type GlobalOptions, printJson } from './command-context';
+import { commanderUsageJson, withUsageJson } from './usage-json';
 
 /** The version printed by `bullswarm --version` (set at build time). */
 export const VERSION: string = __BULLSWARM_VERSION__;
@@ -38,6 +39,11 @@ export interface BuildProgramOptions {
    * imports this one).
    */
   readonly runCli?: (argv: readonly string[], io: CliIo) => Promise<number>;
+  /**
+   * `--json` is on the command line (usage-json.ts `wantsJson`): a command whose `--json` promises
+   * JSON on stdout prints its commander parse errors as JSON too.
+   */
+  readonly json?: boolean;
 }
 
 /**
@@ -202,7 +208,7 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     });
 
   // ---- run -----------------------------------------------------------------------------------
-  program
+  const run = program
     .command('run')
     .description('route one task to the best pool and run it there (or only show the pick with --dry-run)')
     .argument('[prompt...]', 'the task; "-" reads it from stdin')
@@ -247,8 +253,22 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     )
     .action(async (prompt: string[], _options, command: Command) => {
       const { runCommand } = await import('../commands/run-command');
-      await runCommand(contextOf(command), prompt, command.optsWithGlobals());
+      const context = contextOf(command);
+      const json = command.optsWithGlobals().json === true;
+      await withUsageJson(
+        json,
+        (value) => printJson(context, value),
+        () => runCommand(context, prompt, command.optsWithGlobals()),
+      );
     });
+  // `run --json`: a commander parse error (a bad --lane, an unknown option) is JSON on stdout too.
+  run.configureOutput({
+    ...run.configureOutput(),
+    outputError: (text, write) => {
+      if (options.json) io.out(`${JSON.stringify(commanderUsageJson(text), null, 2)}\n`);
+      else write(text);
+    },
+  });
 
   // ---- assignments ---------------------------------------------------------------------------
   program

@@ -3,6 +3,7 @@ import { commandWord } from '../launcher/choose-bundle';
 import { type CliIo, redactingIo } from './cli-io';
 import { reportError } from './exit-codes';
 import { buildProgram } from './program';
+import { wantsJson } from './usage-json';
 
 /**
  * Runs one `bullswarm` command line and returns its exit code. The one top-level try/catch of the
@@ -17,9 +18,12 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
   // Nothing secret leaves: every line this command prints goes through the one redactor.
   const io = rawIo.addSecretEnv === undefined ? redactingIo(rawIo, createRedactor([rawIo.env])) : rawIo;
   try {
-    await buildProgram(io, { commandWord: commandWord(argv), runCli }).parseAsync([...argv], {
-      from: 'user',
-    });
+    await buildProgram(io, { commandWord: commandWord(argv), runCli, json: wantsJson(argv) }).parseAsync(
+      [...argv],
+      {
+        from: 'user',
+      },
+    );
     return 0;
   } catch (error) {
     const report = reportError(error);

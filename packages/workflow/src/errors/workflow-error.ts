@@ -38,6 +38,8 @@ export interface ProgramProblem {
 
 /** The kinds of program problem `validateProgram` reports. */
 export type ProgramProblemKind =
+  | 'missing-file'
+  | 'unreadable-file'
   | 'invalid-json'
   | 'invalid-field'
   | 'duplicate-id'

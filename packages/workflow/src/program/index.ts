@@ -1,6 +1,7 @@
 export { lastJsonObject } from './answer-json';
 export {
   describeJsonError,
+  isFileProblem,
   loadProgramFile,
   type ValidateProgramFileResult,
   validateProgramFile,

@@ -12,8 +12,9 @@ export type ValidateProgramFileResult = ValidateProgramResult & {
 
 /**
  * Reads a program file and validates it with its directory as `programDir` (so promptFiles are
- * read and checked). A file that cannot be read or is not JSON gives one `invalid-json` problem at
- * `$` naming the file and, for bad JSON, the line and column. Never throws.
+ * read and checked). A file that is missing, cannot be read or is not JSON gives one problem at `$`
+ * naming the file (`missing-file`, `unreadable-file`, or `invalid-json` with the line and column).
+ * Never throws.
  */
 export function validateProgramFile(
   file: string,
@@ -35,7 +36,7 @@ export function loadProgramFile(
 ): { readonly program: WorkflowProgram; readonly filePath: string } {
   const result = validateProgramFile(file, options);
   if (result.ok) return { program: result.program, filePath: result.filePath };
-  const unreadable = result.problems.length === 1 && result.problems[0]?.kind === 'invalid-json';
+  const unreadable = result.problems.length === 1 && isFileProblem(result.problems[0]!);
   throw new WorkflowError({
     kind: unreadable ? 'program-unreadable' : 'program-invalid',
     filePath: result.filePath,
@@ -46,6 +47,17 @@ export function loadProgramFile(
         result.problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '),
   });
 }
+
+/** A problem with the program file itself (missing, unreadable, not JSON), not with a field of it. */
+export function isFileProblem(problem: ProgramProblem): boolean {
+  return FILE_PROBLEM_KINDS.has(problem.kind);
+}
+
+const FILE_PROBLEM_KINDS: ReadonlySet<ProgramProblem['kind']> = new Set([
+  'missing-file',
+  'unreadable-file',
+  'invalid-json',
+]);
 
 function readProgramJson(
   filePath: string,
@@ -59,7 +71,7 @@ function readProgramJson(
       ok: false,
       problem: {
         path: '$',
-        kind: 'invalid-json',
+        kind: code === 'ENOENT' ? 'missing-file' : 'unreadable-file',
         message:
           code === 'ENOENT'
             ? `program file ${filePath} does not exist`

@@ -84,14 +84,24 @@ export function parseInputs(values: readonly string[] | undefined): Record<strin
   return inputs;
 }
 
-/** Prints a program's problems, one per line: `<file>: <path>: <message>`. */
-export function printProblems(
+/**
+ * Prints a program's problems on stderr, as every command prints its errors: `error: <file>:
+ * <path>: <message>` per problem, then how many. A problem with the file itself (missing, not
+ * JSON) is one line that already names the file.
+ */
+export async function printProblems(
   context: CommandContext,
   file: string,
   problems: readonly ProgramProblem[],
-): void {
-  for (const problem of problems) context.io.out(`${file}: ${problem.path}: ${problem.message}\n`);
-  context.io.out(`${problems.length} problem${problems.length === 1 ? '' : 's'} in ${file}\n`);
+): Promise<void> {
+  const { isFileProblem } = await import('@bullswarm/workflow');
+  const only = problems.length === 1 ? problems[0] : undefined;
+  if (only !== undefined && isFileProblem(only)) {
+    context.io.err(`error: ${only.message}\n`);
+    return;
+  }
+  for (const problem of problems) context.io.err(`error: ${file}: ${problem.path}: ${problem.message}\n`);
+  context.io.err(`${problems.length} problem${problems.length === 1 ? '' : 's'} in ${file}\n`);
 }
 
 /** The process's stdout as a live-view stream (its size read at every draw). */

@@ -57,13 +57,13 @@ describe('bullswarm workflow validate', () => {
       ],
     });
     const result = await h.run(['workflow', 'validate', file]);
-    expect(result.exitCode).toBe(2);
-    const lines = result.stdout.trim().split('\n');
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' });
+    const lines = result.stderr.trim().split('\n');
     expect(lines).toEqual(
       expect.arrayContaining([
-        `${file}: $.steps[0].lane: unknown lane "deploy"; expected one of analyze, build, chore`,
+        `error: ${file}: $.steps[0].lane: unknown lane "deploy"; expected one of analyze, build, chore`,
         expect.stringMatching(
-          /^.*: \$\.steps\[0\]\.route\.pools\.use\[0\]: unknown pool "sim:zz"; this home has sim:a$/,
+          /^error: .*: \$\.steps\[0\]\.route\.pools\.use\[0\]: unknown pool "sim:zz"; this home has sim:a$/,
         ),
         expect.stringMatching(
           /: \$\.steps\[0\]\.prompt: \{\{item\}\} is only available in a step with forEach$/,
@@ -83,8 +83,53 @@ describe('bullswarm workflow validate', () => {
     const file = join(h.root, 'broken.json');
     writeFileSync(file, '{"schemaVersion": ');
     const result = await h.run(['workflow', 'validate', file]);
-    expect(result.exitCode).toBe(2);
-    expect(result.stdout).toContain(`program file ${file} is not valid JSON`);
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(result.stderr).toMatch(new RegExp(`^error: program file ${file} is not valid JSON`));
+  });
+});
+
+describe('workflow program errors go to stderr with the error: prefix', () => {
+  it('a missing file, bad JSON, a cycle, an unknown dependsOn; --json gives a missing file its own kind', async () => {
+    const h = workflowHome([{ connector: 'sim', account: 'a', windows: weekly(10) }]);
+    const nope = join(h.root, 'nope.json');
+    const missing = await h.run(['workflow', 'goal', nope]);
+    expect(missing).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `error: program file ${nope} does not exist\n`,
+    });
+    const missingJson = await h.run(['workflow', 'goal', nope, '--json']);
+    expect(missingJson).toMatchObject({ exitCode: 2, stderr: '' });
+    expect(JSON.parse(missingJson.stdout)).toEqual({
+      ok: false,
+      file: nope,
+      problems: [{ path: '$', kind: 'missing-file', message: `program file ${nope} does not exist` }],
+    });
+    const broken = join(h.root, 'broken.json');
+    writeFileSync(broken, '{"schemaVersion": ');
+    const bad = await h.run(['workflow', 'goal', broken]);
+    expect(bad).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(bad.stderr).toMatch(/^error: program file .*broken\.json is not valid JSON/);
+    expect(JSON.parse((await h.run(['workflow', 'goal', broken, '--json'])).stdout).problems[0].kind).toBe(
+      'invalid-json',
+    );
+    const cycle = h.write('cycle.json', {
+      schemaVersion: V,
+      steps: [
+        { id: 'a', prompt: 'x', dependsOn: ['b'] },
+        { id: 'b', prompt: 'y', dependsOn: ['a'] },
+        { id: 'c', prompt: 'z', dependsOn: ['ghost'] },
+      ],
+    });
+    const result = await h.run(['workflow', 'goal', cycle]);
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' });
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.filter((line) => line.startsWith(`error: ${cycle}: $.steps[`))).toHaveLength(
+      lines.length - 1,
+    );
+    expect(result.stderr).toMatch(/cycle/);
+    expect(result.stderr).toMatch(/dependsOn names "ghost"/);
+    expect(lines.at(-1)).toMatch(/^\d+ problems in /);
   });
 });
 

@@ -36,7 +36,7 @@ export async function loadProgramForHome(
   });
   if (!result.ok) {
     if (json) printJson(context, { ok: false, file: result.filePath, problems: result.problems });
-    else printProblems(context, result.filePath, result.problems);
+    else await printProblems(context, result.filePath, result.problems);
     throw new CliExit(EXIT.usage);
   }
   return { program: result.program, filePath: result.filePath };

@@ -35,7 +35,7 @@ export async function workflowValidateCommand(
       `ok: ${result.filePath} · ${steps.length} step${steps.length === 1 ? '' : 's'} in ${levels.length} level${levels.length === 1 ? '' : 's'}\n`,
     );
   } else {
-    printProblems(context, result.filePath, result.problems);
+    await printProblems(context, result.filePath, result.problems);
   }
   if (!result.ok) throw new CliExit(EXIT.usage);
 }
