@@ -1,10 +1,18 @@
 /**
  * `@bullswarm/connectors/internal`: the operating-system helpers every bullswarm package shares —
- * one atomic file writer, one reading of `/proc`, one process-group killer, one canonical JSON. For bullswarm's own
- * packages; not a stable API.
+ * one atomic file writer, one reader of the JSON files users write, one reading of `/proc`, one
+ * process-group killer, one canonical JSON. For bullswarm's own packages; not a stable API.
  */
 
 export { appendLine, endsInsideLine, openAppendOnly } from './files/append-line';
+export {
+  type JsonRead,
+  type JsonReadProblem,
+  type JsonReadReason,
+  parseJsonText,
+  readFailure,
+  readJsonFile,
+} from './files/read-json-file';
 export {
   fsyncDirectory,
   removeStaleTempFiles,
@@ -14,6 +22,7 @@ export {
 } from './files/write-file-atomic';
 export { writeFileAtomicAsync } from './files/write-file-atomic-async';
 export { canonicalJson } from './json/canonical-json';
+export { type JsonErrorLocation, locateJsonError } from './json/locate-json-error';
 export {
   groupHasRunningMembers,
   signalGroup,

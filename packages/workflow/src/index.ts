@@ -49,7 +49,6 @@ export {
   checkOutputSchema,
   DEFAULT_CONCURRENCY,
   DEFAULT_RETRY_ATTEMPTS,
-  describeJsonError,
   type ForEachInput,
   forEachSchema,
   formatValue,

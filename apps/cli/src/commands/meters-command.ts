@@ -152,15 +152,15 @@ export async function metersClaudeStatuslineCommand(
     nonEmpty(context.io.env.CLAUDE_CONFIG_DIR) ??
     join(userHomeOf(context.io), '.claude');
   const stdin = await readAll(context.io.stdin);
-  let input: unknown;
-  try {
-    input = JSON.parse(stdin);
-  } catch (error) {
+  const { parseJsonText } = await import('@bullswarm/connectors/internal');
+  const read = parseJsonText(stdin);
+  if (!read.ok) {
     throw new CliUsageError({
-      message: `meters claude-statusline: stdin is not JSON (${(error as Error).message}); Claude Code passes its status as JSON on stdin`,
+      message: `meters claude-statusline: stdin ${read.problem}; Claude Code passes its status as JSON on stdin`,
       flag: 'stdin',
     });
   }
+  const input = read.value;
   const [{ captureClaudeStatusline }, { createClock }] = await Promise.all([
     import('@bullswarm/meters'),
     import('@bullswarm/store'),

@@ -67,7 +67,7 @@ describe('loadBuiltinConnectors', () => {
       'sim',
     ]);
     expect(errors.map((e) => e.message)).toEqual([
-      expect.stringMatching(/^providers\/broken\/connector\.json: not valid JSON \(/),
+      'providers/broken/connector.json: not valid JSON: expected a double-quoted field name, found the end of the file at line 1, column 19',
       'providers/foo/connector.json: modelProfiles.high[0].model: expected string, received number',
     ]);
     const fieldError = errors[1] as ConnectorLoadError;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ConnectorLoadError } from '../errors';
+import { parseJsonText } from '../files/read-json-file';
 import { createManifestConnector, type ManifestConnector } from '../manifest/create-manifest-connector';
 import { parseConnectorManifest } from '../manifest/parse-connector-manifest';
 
@@ -8,9 +9,9 @@ import { parseConnectorManifest } from '../manifest/parse-connector-manifest';
  * `displayPath` (and the field path for schema problems).
  */
 export async function loadManifestFile(path: string, displayPath = path): Promise<ManifestConnector> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     throw new ConnectorLoadError({
@@ -20,17 +21,17 @@ export async function loadManifestFile(path: string, displayPath = path): Promis
       cause,
     });
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
+  // The one reader of user-written JSON (files/read-json-file.ts): line and column, never the text.
+  const read = parseJsonText(bytes);
+  if (!read.ok) {
     throw new ConnectorLoadError({
       source: displayPath,
       reason: 'invalid-json',
-      message: `not valid JSON (${(cause as Error).message})`,
-      cause,
+      message: read.problem.replace(/^is /, ''),
+      cause: read.cause,
     });
   }
+  const json = read.value;
   const manifest = parseConnectorManifest(json, displayPath);
   return createManifestConnector(manifest, { sourcePath: displayPath });
 }

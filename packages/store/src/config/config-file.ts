@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { removeStaleTempFiles, writeFileAtomic } from '@bullswarm/connectors/internal';
+import { parseJsonText, removeStaleTempFiles, writeFileAtomic } from '@bullswarm/connectors/internal';
 import type { z } from 'zod';
 import { ConfigFileError } from '../errors/config-file-error';
 import { type FileLockOptions, withFileLock } from '../files/file-lock';
 import { type FieldProblem, formatIssues } from './format-issues';
-import { locateJsonError } from './locate-json-error';
 
 /**
  * A JSON config file bullswarm owns: its schema, and what a missing file means.
@@ -42,19 +41,18 @@ function readRaw<T>(filePath: string, spec: ConfigFileSpec<T>): RawRead<T> {
       cause: error,
     });
   }
-  let json: unknown;
-  try {
-    // A leading byte-order mark (some editors add one) is not JSON; ignore it.
-    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
+  // The one reader of user-written JSON: line and column, a BOM ignored, binary never echoed.
+  const read = parseJsonText(text);
+  if (!read.ok) {
     throw new ConfigFileError({
       filePath,
       kind: 'invalid-json',
-      problem: `is not valid JSON (${describeJsonError(error as Error, text)})`,
+      problem: read.problem,
       recovery: recoveryFor(filePath, undefined),
-      cause: error,
+      cause: read.cause,
     });
   }
+  const json = read.value;
   const parsed = spec.schema.safeParse(json);
   if (!parsed.success) {
     throw schemaError(
@@ -161,10 +159,4 @@ export function recoveryFor(filePath: string, fieldPath: string | undefined): st
     ? ` or restore ${basename(backup)} (the version before the last write)`
     : '';
   return `${fix}${restore}; bullswarm will not overwrite ${basename(filePath)} while it is invalid`;
-}
-
-function describeJsonError(error: Error, text: string): string {
-  const location = locateJsonError(text);
-  if (location === undefined) return error.message;
-  return `${location.problem} at line ${location.line} column ${location.column}`;
 }

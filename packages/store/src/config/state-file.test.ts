@@ -185,7 +185,7 @@ describe('readState', () => {
     expect(ConfigFileError.isInstance(error)).toBe(true);
     expect(error.kind).toBe('invalid-json');
     expect(error.fieldPath).toBeUndefined();
-    expect(error.problem).toMatch(/line 3 column 13/);
+    expect(error.problem).toBe('is not valid JSON: expected a value, found "," at line 3, column 13');
   });
 
   it('reports a state.json that cannot be read as a file', () => {

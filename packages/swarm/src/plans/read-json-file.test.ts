@@ -32,9 +32,18 @@ describe('plan files and handoff packets', () => {
     expect(failure(() => readHandoffPacket(join(dir, 'gone.json'))).problem).toBe('no such handoff packet');
 
     const broken = join(dir, 'broken.json');
-    writeFileSync(broken, '{"schema": ');
-    expect(failure(() => parsePlanFile(broken)).problem).toMatch(/^not valid JSON \(/);
-    expect(failure(() => readHandoffPacket(broken)).message).toMatch(/^.*broken\.json: not valid JSON \(/);
+    writeFileSync(broken, '{\n  "schema": "dwp-plan/v1",\n  "tasks": [}\n');
+    expect(failure(() => parsePlanFile(broken)).problem).toBe(
+      'is not valid JSON: expected a value, found "}" at line 3, column 13',
+    );
+    expect(failure(() => readHandoffPacket(broken)).message).toBe(
+      `${broken}: is not valid JSON: expected a value, found "}" at line 3, column 13`,
+    );
+    const binary = join(dir, 'binary.json');
+    writeFileSync(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x1b, 0x5b, 0x32, 0x4a]));
+    expect(failure(() => readHandoffPacket(binary)).message).toBe(
+      `${binary}: is not a text file (binary data at byte 6)`,
+    );
 
     const location = writePlan(dir, smallPlan());
     writeFileSync(

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describeJsonError } from '../program/load-program';
+import { readJsonFile } from '@bullswarm/connectors/internal';
 import {
   checkOutputSchema,
   type OutputSchema,
@@ -25,22 +24,12 @@ export type CheckOutputSchemaResult =
     };
 
 function readJson(path: string, what: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return {
-      ok: false,
-      problem: `${what} ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`}`,
-    };
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, problem: `${what} ${path}: not valid JSON (${describeJsonError(text, error)})` };
-  }
+  // The one reader of user-written JSON: a syntax error by line and column, and never the file's
+  // text in the message (a candidate answer may be long, binary or secret).
+  const read = readJsonFile(path);
+  return read.ok
+    ? { ok: true, value: read.value }
+    : { ok: false, problem: `${what} ${path} ${read.problem}` };
 }
 
 /**

@@ -1,6 +1,5 @@
 export { lastJsonObject } from './answer-json';
 export {
-  describeJsonError,
   isFileProblem,
   loadProgramFile,
   type ValidateProgramFileResult,

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { type JsonReadReason, readJsonFile } from '@bullswarm/connectors/internal';
 import { type ProgramProblem, WorkflowError } from '../errors/workflow-error';
 import { type ValidateProgramOptions, type ValidateProgramResult, validateProgram } from './validate-program';
 import type { WorkflowProgram } from './workflow-program';
@@ -62,46 +62,17 @@ const FILE_PROBLEM_KINDS: ReadonlySet<ProgramProblem['kind']> = new Set([
 function readProgramJson(
   filePath: string,
 ): { readonly ok: true; readonly json: unknown } | { readonly ok: false; readonly problem: ProgramProblem } {
-  let text: string;
-  try {
-    text = readFileSync(filePath, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return {
-      ok: false,
-      problem: {
-        path: '$',
-        kind: code === 'ENOENT' ? 'missing-file' : 'unreadable-file',
-        message:
-          code === 'ENOENT'
-            ? `program file ${filePath} does not exist`
-            : `program file ${filePath} cannot be read (${code ?? String(error)})`,
-      },
-    };
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return { ok: true, json: JSON.parse(text) };
-  } catch (error) {
-    return {
-      ok: false,
-      problem: {
-        path: '$',
-        kind: 'invalid-json',
-        message: `program file ${filePath} is not valid JSON: ${describeJsonError(text, error)}`,
-      },
-    };
-  }
+  // The one reader of the JSON files users write (docs/architecture.md): line and column for a
+  // syntax error, and never the file's text (a binary file is not echoed to the terminal).
+  const read = readJsonFile(filePath);
+  if (read.ok) return { ok: true, json: read.value };
+  const kind = KIND_OF_REASON[read.reason];
+  return { ok: false, problem: { path: '$', kind, message: `program file ${filePath} ${read.problem}` } };
 }
 
-/** `line 3, column 7: <node's message>` when the position is known. */
-export function describeJsonError(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(message);
-  if (!position) return message;
-  const offset = Number(position[1]);
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}: ${message}`;
-}
+const KIND_OF_REASON = {
+  missing: 'missing-file',
+  unreadable: 'unreadable-file',
+  'not-text': 'invalid-json',
+  'invalid-json': 'invalid-json',
+} as const satisfies Record<JsonReadReason, ProgramProblem['kind']>;

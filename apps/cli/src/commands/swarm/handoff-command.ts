@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readJsonFile } from '@bullswarm/connectors/internal';
 import type { HandoffContent, HandoffItem, HandoffReason } from '@bullswarm/swarm';
 import { CliExit, CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, printJson } from '../../cli/command-context';
@@ -45,13 +45,10 @@ function readContent(
 ): HandoffContent {
   if (file === undefined) return {};
   const path = resolve(context.io.cwd, file);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new CliUsageError({ message: `--content ${path}: ${(error as Error).message}`, flag: '--content' });
-  }
-  return parse(json);
+  // The one reader of user-written JSON: line and column, never the file's text.
+  const read = readJsonFile(path);
+  if (!read.ok) throw new CliUsageError({ message: `--content ${path} ${read.problem}`, flag: '--content' });
+  return parse(read.value);
 }
 
 /**

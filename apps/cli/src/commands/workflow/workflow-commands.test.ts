@@ -149,7 +149,7 @@ describe('bullswarm check-output-schema', () => {
     expect(mismatch.stdout).toContain('$.files[0]: expected string, got integer 1');
     const missing = await h.run(['check-output-schema', schema, join(h.root, 'nope.json')]);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain('nope.json: no such file');
+    expect(missing.stderr).toContain('nope.json does not exist');
   });
 });
 
