@@ -84,6 +84,13 @@ export interface AgentRegistry {
   get(address: string): AgentRecord | undefined;
   list(): AgentRecord[];
   reachability(address: string): Reachability;
+  /** The host an address registered from (undefined when it never registered). */
+  hostOf(address: string): string | undefined;
+  /**
+   * The addresses registered on `host` that are bound to no plan or to `plan`, oldest registration
+   * first (the last tier of a plan's effective succession).
+   */
+  onHost(host: string, plan: PlanRef): string[];
 }
 
 /** Creates the registry over a swarm context. */
@@ -202,6 +209,20 @@ export function createAgentRegistry(context: SwarmContext): AgentRegistry {
       const agent = registry.get(address);
       if (!agent) return { address, reachable: false, why: 'no agent registered at this address', agent };
       return { address, reachable: agent.reachable, why: agent.why, agent };
+    },
+    hostOf(address) {
+      return select(address)?.host;
+    },
+    onHost(host, plan) {
+      return (
+        db
+          .prepare(
+            `SELECT address FROM swarm_agents WHERE host = ?
+               AND (plan_id IS NULL OR (plan_repo = ? AND plan_id = ?))
+             ORDER BY registered_at, address`,
+          )
+          .all(host, plan.repo, plan.id) as { address: string }[]
+      ).map((row) => row.address);
     },
   };
   return registry;

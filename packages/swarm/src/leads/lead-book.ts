@@ -1,76 +1,39 @@
 import type { AgentRegistry } from '../agents/agent-registry';
-import { FencingError } from '../errors/fencing-error';
+import type { FencingError } from '../errors/fencing-error';
 import { LeadRecordError } from '../errors/lead-record-error';
-import { SwarmInputError } from '../errors/swarm-input-error';
 import { releasePlanLeasesIn } from '../leases/lease-book';
 import { insertNotice } from '../notices/notice-box';
-import { appendJournal } from '../plans/journal';
-import { loadPlan, type PlanLocation, type PlanRef, planLabel } from '../plans/plan-location';
+import { type PlanLocation, type PlanRef, planLabel } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
 import { parseList, type SwarmContext } from '../store/swarm-context';
+import { effectiveSuccessionOf } from './effective-succession';
+import { type ClaimLeadOptions, claimLead } from './lead-claim';
+import { journalLead, notifyLeadChange } from './lead-effects';
+import { assertCurrentEpoch, checkLeadership } from './lead-fencing';
+import { fence, requireActive } from './lead-guards';
+import type { LeadEvent, LeadershipCheck, LeadRecord, SuccessionCandidate } from './lead-record';
+import {
+  leadHistory,
+  leadRepos,
+  listLeads,
+  logLeadEvent,
+  moveLead,
+  selectLead,
+  toLeadRecord,
+  writeDesignate,
+  writeRelease,
+} from './lead-rows';
+import { type TakeoverOptions, takeoverLead } from './lead-takeover';
 
-/** The lead record of one plan. */
-export interface LeadRecord {
-  readonly plan: PlanRef;
-  /** `<repo-name>/<id>` */
-  readonly label: string;
-  readonly lead: string;
-  /** Raised by every change of lead (claim after a release, handover, takeover). */
-  readonly epoch: number;
-  /** Who takes over, in order (the first reachable entry). */
-  readonly succession: readonly string[];
-  /** Every lane that was briefed (lead notices go to them). */
-  readonly lanes: readonly string[];
-  /** The successor-designate named at `low`, if any (also first in `succession`). */
-  readonly designate: string | undefined;
-  readonly claimedAt: number;
-  readonly updatedAt: number;
-  /** Set when the lead released the plan (the plan is done); no lead acts until a new claim. */
-  readonly releasedAt: number | undefined;
-}
-
-/** One change of a lead record (or a refusal worth keeping), oldest first. */
-export interface LeadEvent {
-  readonly kind:
-    | 'claim'
-    | 'refresh'
-    | 'designate'
-    | 'handover'
-    | 'takeover'
-    | 'release'
-    | 'step-down'
-    | 'fence-refused';
-  readonly epoch: number;
-  readonly lead: string | undefined;
-  readonly previousLead: string | undefined;
-  readonly actor: string | undefined;
-  readonly reason: string | undefined;
-  readonly at: number;
-}
-
-/** Why a takeover happens: checked (`unreachable`) or asserted by the taker and recorded as such. */
-export type TakeoverReason = 'unreachable' | 'usage_limit' | 'ask_timeout';
-
-export const TAKEOVER_REASONS: readonly TakeoverReason[] = ['unreachable', 'usage_limit', 'ask_timeout'];
-
-/** Where an entry of the effective succession comes from (see {@link LeadBook.effectiveSuccession}). */
-export type SuccessionSource = 'succession' | 'designate' | 'lane' | 'host';
-
-/** One candidate of the effective succession, in takeover order. */
-export interface SuccessionCandidate {
-  readonly address: string;
-  readonly source: SuccessionSource;
-}
-
-/** The result of {@link LeadBook.checkLeadership}. */
-export type LeadershipCheck =
-  | { readonly current: true; readonly record: LeadRecord }
-  | {
-      readonly current: false;
-      readonly steppedDown: true;
-      readonly record: LeadRecord;
-      readonly why: string;
-    };
+export type {
+  LeadEvent,
+  LeadershipCheck,
+  LeadRecord,
+  SuccessionCandidate,
+  SuccessionSource,
+  TakeoverReason,
+} from './lead-record';
+export { TAKEOVER_REASONS } from './lead-record';
 
 /**
  * Lead records: one per plan (keyed by repository and plan id), with an epoch, a succession list
@@ -89,11 +52,7 @@ export interface LeadBook {
    */
   claim(
     plan: PlanLocation,
-    options: {
-      readonly address: string;
-      readonly succession?: readonly string[];
-      readonly lanes?: readonly string[];
-    },
+    options: ClaimLeadOptions,
   ): { readonly record: LeadRecord; readonly change: 'claimed' | 'refreshed' };
   /** The current lead's address (what the address `lead` resolves to). */
   resolve(plan: PlanRef): string;
@@ -132,10 +91,7 @@ export interface LeadBook {
    * `ask_timeout`, recorded as asserted), when the taker is not in the effective succession, or
    * when an earlier entry is reachable (ties go to the earlier position).
    */
-  takeover(
-    plan: PlanLocation,
-    options: { readonly address: string; readonly epoch?: number; readonly reason?: TakeoverReason },
-  ): LeadRecord;
+  takeover(plan: PlanLocation, options: TakeoverOptions): LeadRecord;
   /**
    * Release the plan (it is done): only the current lead. Leases it granted for this plan are
    * released in the same transaction, and every lane is notified.
@@ -167,303 +123,28 @@ export interface LeadBook {
   list(): LeadRecord[];
 }
 
-interface LeadRow {
-  plan_repo: string;
-  plan_id: string;
-  lead: string;
-  epoch: number;
-  succession: string;
-  lanes: string;
-  designate: string | null;
-  claimed_at: number;
-  updated_at: number;
-  released_at: number | null;
-}
-
-function toRecord(row: LeadRow): LeadRecord {
-  const plan = { repo: row.plan_repo, id: row.plan_id };
-  return {
-    plan,
-    label: planLabel(plan),
-    lead: row.lead,
-    epoch: row.epoch,
-    succession: parseList(row.succession),
-    lanes: parseList(row.lanes),
-    designate: row.designate ?? undefined,
-    claimedAt: row.claimed_at,
-    updatedAt: row.updated_at,
-    releasedAt: row.released_at ?? undefined,
-  };
-}
-
 /** Creates the lead book over a swarm context; reachability comes from `agents`. */
 export function createLeadBook(context: SwarmContext, agents: AgentRegistry): LeadBook {
   const { db } = context;
-  const select = (plan: PlanRef) =>
-    db.prepare('SELECT * FROM swarm_leads WHERE plan_repo = ? AND plan_id = ?').get(plan.repo, plan.id) as
-      | LeadRow
-      | undefined;
-  const logEvent = (plan: PlanRef, event: Omit<LeadEvent, 'at'>, at: number) =>
-    db
-      .prepare(
-        `INSERT INTO swarm_lead_events (plan_repo, plan_id, kind, epoch, lead, previous_lead, actor, reason, at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        plan.repo,
-        plan.id,
-        event.kind,
-        event.epoch,
-        event.lead ?? null,
-        event.previousLead ?? null,
-        event.actor ?? null,
-        event.reason ?? null,
-        at,
-      );
-  const notifyAll = (
-    plan: PlanRef,
-    recipients: Iterable<string>,
-    exclude: string | undefined,
-    text: string,
-    epoch: number,
-    from: string | undefined,
-    now: number,
-  ) => {
-    const sent = new Set<string>();
-    for (const to of recipients) {
-      if (to === exclude || sent.has(to)) continue;
-      sent.add(to);
-      insertNotice(db, { to, from, plan, epoch, kind: 'lead-change', text }, now);
-    }
-  };
-  const candidatesOf = (row: LeadRow): SuccessionCandidate[] => {
-    const out: SuccessionCandidate[] = [];
-    const seen = new Set<string>([row.lead]);
-    const add = (address: string, source: SuccessionSource) => {
-      if (seen.has(address)) return;
-      seen.add(address);
-      out.push({ address, source });
-    };
-    for (const a of parseList(row.succession)) add(a, 'succession');
-    if (row.designate !== null) add(row.designate, 'designate');
-    for (const a of parseList(row.lanes)) add(a, 'lane');
-    const host =
-      (
-        db.prepare('SELECT host FROM swarm_agents WHERE address = ?').get(row.lead) as
-          | { host: string }
-          | undefined
-      )?.host ?? context.host;
-    const local = db
-      .prepare(
-        `SELECT address FROM swarm_agents WHERE host = ?
-           AND (plan_id IS NULL OR (plan_repo = ? AND plan_id = ?))
-         ORDER BY registered_at, address`,
-      )
-      .all(host, row.plan_repo, row.plan_id) as { address: string }[];
-    for (const { address } of local) add(address, 'host');
-    return out;
-  };
-  const requireActive = (plan: PlanRef, row: LeadRow | undefined, action: string): LeadRow => {
-    if (!row) {
-      throw new LeadRecordError({
-        plan: planLabel(plan),
-        reason: 'no-record',
-        message: `${action}: plan ${planLabel(plan)} has no lead record (the lead runs \`bullswarm lead claim --plan ${plan.id} [--succession <A,B>]\` first)`,
-      });
-    }
-    if (row.released_at !== null) {
-      throw new FencingError({
-        plan: planLabel(plan),
-        action,
-        currentEpoch: row.epoch,
-        why: 'the plan was released (it is done); a new lead claims it first',
-      });
-    }
-    return row;
-  };
-  const fence = (
-    plan: PlanRef,
-    row: LeadRow,
-    action: string,
-    address: string | undefined,
-    epoch: number | undefined,
-  ) => {
-    if (epoch !== undefined && epoch !== row.epoch) {
-      throw new FencingError({
-        plan: planLabel(plan),
-        action,
-        epoch,
-        ...(address === undefined ? {} : { address }),
-        currentEpoch: row.epoch,
-        currentLead: row.lead,
-        why:
-          epoch < row.epoch
-            ? `epoch ${epoch} is older than the current epoch ${row.epoch}: a lead at a lower epoch steps down`
-            : `epoch ${epoch} does not exist yet`,
-      });
-    }
-    if (address !== undefined && address !== row.lead) {
-      throw new FencingError({
-        plan: planLabel(plan),
-        action,
-        ...(epoch === undefined ? {} : { epoch }),
-        address,
-        currentEpoch: row.epoch,
-        currentLead: row.lead,
-        why: `${address} is not the lead of this plan`,
-      });
-    }
-  };
-  const journal = (
-    plan: PlanLocation,
-    event: string,
-    by: string | undefined,
-    epoch: number,
-    data: object,
-    now: number,
-  ) =>
-    appendJournal(
-      plan.journalFile,
-      { type: 'observation', event, plan: plan.id, ...(by === undefined ? {} : { by }), epoch, ...data },
-      now,
-    );
-
   const book: LeadBook = {
     get(plan) {
-      const row = select(plan);
-      return row ? toRecord(row) : undefined;
+      const row = selectLead(db, plan);
+      return row ? toLeadRecord(row) : undefined;
     },
-    claim(plan, options) {
-      const address = checkAddress(options.address, '--as');
-      const succession = options.succession?.map((a) => checkAddress(a, '--succession'));
-      const lanes = options.lanes?.map((a) => checkAddress(a, '--lanes')) ?? [];
-      if (succession?.includes(address)) {
-        throw new SwarmInputError({
-          field: '--succession',
-          expected: 'the agents that take over after the lead (not the lead itself)',
-          received: succession.join(','),
-        });
-      }
-      // The plan file is validated as `plan status` does, before anything is written.
-      loadPlan(plan);
-      const now = context.clock();
-      const result = context.tx(() => {
-        const row = select(plan);
-        if (row && row.released_at === null && row.lead !== address) {
-          throw new LeadRecordError({
-            plan: planLabel(plan),
-            reason: 'held',
-            lead: row.lead,
-            epoch: row.epoch,
-            message: `plan ${planLabel(plan)} is led by ${row.lead} at epoch ${row.epoch}: a lead never leads a plan another lead holds (a successor takes over with \`bullswarm lead takeover\`)`,
-          });
-        }
-        if (row && row.released_at === null) {
-          const known = parseList(row.lanes);
-          const added = lanes.filter((lane) => !known.includes(lane));
-          const nextSuccession = succession ?? parseList(row.succession);
-          db.prepare(
-            'UPDATE swarm_leads SET succession = ?, lanes = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
-          ).run(
-            JSON.stringify(nextSuccession),
-            JSON.stringify([...known, ...added]),
-            now,
-            plan.repo,
-            plan.id,
-          );
-          logEvent(
-            plan,
-            {
-              kind: 'refresh',
-              epoch: row.epoch,
-              lead: address,
-              previousLead: undefined,
-              actor: address,
-              reason: undefined,
-            },
-            now,
-          );
-          notifyAll(
-            plan,
-            added,
-            address,
-            `lead of ${planLabel(plan)} is ${address} at epoch ${row.epoch}`,
-            row.epoch,
-            address,
-            now,
-          );
-          return { record: toRecord(select(plan)!), change: 'refreshed' as const };
-        }
-        const epoch = row ? row.epoch + 1 : 1;
-        const nextSuccession = succession ?? [];
-        if (row) {
-          db.prepare(
-            `UPDATE swarm_leads SET lead = ?, epoch = ?, succession = ?, lanes = ?, designate = NULL, claimed_at = ?,
-               updated_at = ?, released_at = NULL WHERE plan_repo = ? AND plan_id = ?`,
-          ).run(
-            address,
-            epoch,
-            JSON.stringify(nextSuccession),
-            JSON.stringify(lanes),
-            now,
-            now,
-            plan.repo,
-            plan.id,
-          );
-        } else {
-          db.prepare(
-            `INSERT INTO swarm_leads (plan_repo, plan_id, lead, epoch, succession, lanes, claimed_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).run(
-            plan.repo,
-            plan.id,
-            address,
-            epoch,
-            JSON.stringify(nextSuccession),
-            JSON.stringify(lanes),
-            now,
-            now,
-          );
-        }
-        logEvent(
-          plan,
-          { kind: 'claim', epoch, lead: address, previousLead: row?.lead, actor: address, reason: undefined },
-          now,
-        );
-        notifyAll(
-          plan,
-          [...lanes, ...nextSuccession],
-          address,
-          `lead of ${planLabel(plan)} is ${address} at epoch ${epoch} (claim)`,
-          epoch,
-          address,
-          now,
-        );
-        return { record: toRecord(select(plan)!), change: 'claimed' as const };
-      });
-      journal(
-        plan,
-        result.change === 'claimed' ? 'lead.claimed' : 'lead.refreshed',
-        address,
-        result.record.epoch,
-        { lead: address, succession: result.record.succession, lanes: result.record.lanes },
-        now,
-      );
-      return result;
-    },
+    claim: (plan, options) => claimLead(context, plan, options),
     effectiveSuccession(plan) {
-      const row = select(plan);
-      return row ? candidatesOf(row) : [];
+      const row = selectLead(db, plan);
+      return row ? effectiveSuccessionOf(row, agents, context.host) : [];
     },
     resolve(plan) {
-      return requireActive(plan, select(plan), 'resolve lead').lead;
+      return requireActive(plan, selectLead(db, plan), 'resolve lead').lead;
     },
     designate(plan, options) {
       const from = checkAddress(options.from, '--as');
       const designate = checkAddress(options.designate, '<addr>');
       const now = context.clock();
       const record = context.tx(() => {
-        const row = requireActive(plan, select(plan), 'lead designate');
+        const row = requireActive(plan, selectLead(db, plan), 'lead designate');
         fence(plan, row, 'lead designate', from, options.epoch);
         if (designate === from) {
           throw new LeadRecordError({
@@ -473,10 +154,9 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           });
         }
         const succession = [designate, ...parseList(row.succession).filter((a) => a !== designate)];
-        db.prepare(
-          'UPDATE swarm_leads SET designate = ?, succession = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
-        ).run(designate, JSON.stringify(succession), now, plan.repo, plan.id);
-        logEvent(
+        writeDesignate(db, plan, designate, succession, now);
+        logLeadEvent(
+          db,
           plan,
           {
             kind: 'designate',
@@ -500,9 +180,9 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           },
           now,
         );
-        return toRecord(select(plan)!);
+        return toLeadRecord(selectLead(db, plan)!);
       });
-      journal(plan, 'lead.designated', from, record.epoch, { designate }, now);
+      journalLead(plan, 'lead.designated', from, record.epoch, { designate }, now);
       return record;
     },
     handover(plan, options) {
@@ -510,7 +190,7 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
       const to = checkAddress(options.to, '<addr>');
       const now = context.clock();
       const record = context.tx(() => {
-        const row = requireActive(plan, select(plan), 'lead handover');
+        const row = requireActive(plan, selectLead(db, plan), 'lead handover');
         fence(plan, row, 'lead handover', from, options.epoch);
         if (to === from) {
           throw new LeadRecordError({
@@ -521,153 +201,41 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
         }
         const epoch = row.epoch + 1;
         const succession = parseList(row.succession).filter((a) => a !== to);
-        db.prepare(
-          `UPDATE swarm_leads SET lead = ?, epoch = ?, succession = ?, designate = NULL, updated_at = ?
-           WHERE plan_repo = ? AND plan_id = ? AND epoch = ?`,
-        ).run(to, epoch, JSON.stringify(succession), now, plan.repo, plan.id, row.epoch);
-        logEvent(
+        moveLead(db, plan, { lead: to, fromEpoch: row.epoch, epoch, succession }, now);
+        logLeadEvent(
+          db,
           plan,
           { kind: 'handover', epoch, lead: to, previousLead: from, actor: from, reason: undefined },
           now,
         );
-        notifyAll(
-          plan,
-          [...parseList(row.lanes), ...parseList(row.succession), to],
-          from,
-          `lead of ${planLabel(plan)} is ${to} at epoch ${epoch} (handover from ${from})`,
-          epoch,
-          from,
+        notifyLeadChange(
+          db,
+          {
+            plan,
+            recipients: [...parseList(row.lanes), ...parseList(row.succession), to],
+            exclude: from,
+            text: `lead of ${planLabel(plan)} is ${to} at epoch ${epoch} (handover from ${from})`,
+            epoch,
+            from,
+          },
           now,
         );
-        return toRecord(select(plan)!);
+        return toLeadRecord(selectLead(db, plan)!);
       });
-      journal(plan, 'lead.handover', from, record.epoch, { from, to, epoch: record.epoch }, now);
+      journalLead(plan, 'lead.handover', from, record.epoch, { from, to, epoch: record.epoch }, now);
       return record;
     },
-    takeover(plan, options) {
-      const address = checkAddress(options.address, '--as');
-      const reason = options.reason ?? 'unreachable';
-      if (!TAKEOVER_REASONS.includes(reason)) {
-        throw new SwarmInputError({
-          field: '--reason',
-          expected: TAKEOVER_REASONS.join(', '),
-          received: reason,
-        });
-      }
-      const read = requireActive(plan, select(plan), 'lead takeover');
-      const expected = options.epoch ?? read.epoch;
-      const now = context.clock();
-      const result = context.tx(() => {
-        const row = requireActive(plan, select(plan), 'lead takeover');
-        if (row.epoch !== expected) {
-          throw new FencingError({
-            plan: planLabel(plan),
-            action: 'lead takeover',
-            epoch: expected,
-            address,
-            currentEpoch: row.epoch,
-            currentLead: row.lead,
-            why: `the record is no longer at epoch ${expected}: ${row.lead} took the lead at epoch ${row.epoch} first`,
-          });
-        }
-        if (row.lead === address) {
-          throw new LeadRecordError({
-            plan: planLabel(plan),
-            reason: 'bad-target',
-            lead: row.lead,
-            epoch: row.epoch,
-            message: `${address} already leads ${planLabel(plan)} at epoch ${row.epoch}`,
-          });
-        }
-        const lead = agents.reachability(row.lead);
-        if (reason === 'unreachable' && lead.reachable) {
-          throw new LeadRecordError({
-            plan: planLabel(plan),
-            reason: 'lead-reachable',
-            lead: row.lead,
-            epoch: row.epoch,
-            message: `takeover refused: the lead ${row.lead} is reachable (${lead.why}); a deputy never acts as lead while the lead is reachable (ask it, or hand over)`,
-          });
-        }
-        const succession = parseList(row.succession);
-        const candidates = candidatesOf(row).map((c) => c.address);
-        const position = candidates.indexOf(address);
-        if (position === -1) {
-          throw new LeadRecordError({
-            plan: planLabel(plan),
-            reason: 'not-in-succession',
-            lead: row.lead,
-            epoch: row.epoch,
-            message: `takeover refused: ${address} is not in the effective succession of ${planLabel(plan)} (${candidates.join(', ') || 'empty'}: the succession list, then the successor-designate, the lanes in launch order, and agents registered on the lead's host)`,
-          });
-        }
-        for (const earlier of candidates.slice(0, position)) {
-          const state = agents.reachability(earlier);
-          if (state.reachable) {
-            throw new LeadRecordError({
-              plan: planLabel(plan),
-              reason: 'earlier-successor-reachable',
-              lead: row.lead,
-              epoch: row.epoch,
-              message: `takeover refused: ${earlier} comes before ${address} in the effective succession and is reachable (${state.why}); ties go to the earlier position`,
-            });
-          }
-        }
-        const epoch = row.epoch + 1;
-        const change = db
-          .prepare(
-            `UPDATE swarm_leads SET lead = ?, epoch = ?, succession = ?, designate = NULL, updated_at = ?
-             WHERE plan_repo = ? AND plan_id = ? AND epoch = ?`,
-          )
-          .run(
-            address,
-            epoch,
-            JSON.stringify(succession.filter((a) => a !== address)),
-            now,
-            plan.repo,
-            plan.id,
-            row.epoch,
-          );
-        if (change.changes !== 1) throw new Error('lead record changed inside its own transaction');
-        const why =
-          reason === 'unreachable' ? `lead unreachable: ${lead.why}` : `asserted by ${address}: ${reason}`;
-        logEvent(
-          plan,
-          { kind: 'takeover', epoch, lead: address, previousLead: row.lead, actor: address, reason: why },
-          now,
-        );
-        notifyAll(
-          plan,
-          [...parseList(row.lanes), ...succession, row.lead],
-          address,
-          `lead of ${planLabel(plan)} is ${address} at epoch ${epoch} (takeover from ${row.lead}: ${why})`,
-          epoch,
-          address,
-          now,
-        );
-        return { record: toRecord(select(plan)!), previous: row.lead, why };
-      });
-      journal(
-        plan,
-        'lead.takeover',
-        address,
-        result.record.epoch,
-        { from: result.previous, to: address, epoch: result.record.epoch, reason: result.why },
-        now,
-      );
-      return result.record;
-    },
+    takeover: (plan, options) => takeoverLead(context, agents, plan, options),
     release(plan, options) {
       const address = checkAddress(options.address, '--as');
       const now = context.clock();
       const result = context.tx(() => {
-        const row = requireActive(plan, select(plan), 'lead release');
+        const row = requireActive(plan, selectLead(db, plan), 'lead release');
         fence(plan, row, 'lead release', address, options.epoch);
-        db.prepare(
-          'UPDATE swarm_leads SET released_at = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
-        ).run(now, now, plan.repo, plan.id);
+        writeRelease(db, plan, now);
         const leases = releasePlanLeasesIn(db, plan, address, now);
-        logEvent(
+        logLeadEvent(
+          db,
           plan,
           {
             kind: 'release',
@@ -679,140 +247,35 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           },
           now,
         );
-        notifyAll(
-          plan,
-          [...parseList(row.lanes), ...parseList(row.succession)],
-          address,
-          `plan ${planLabel(plan)} was released by its lead ${address} at epoch ${row.epoch}: it is done`,
-          row.epoch,
-          address,
-          now,
-        );
-        return { record: toRecord(select(plan)!), leases: leases.map((l) => l.poolId) };
-      });
-      journal(plan, 'lead.released', address, result.record.epoch, { releasedLeases: result.leases }, now);
-      return result.record;
-    },
-    assertCurrentEpoch(plan, options) {
-      if (!Number.isInteger(options.epoch) || options.epoch < 1) {
-        throw new SwarmInputError({
-          field: '--epoch',
-          expected: 'a whole number from 1',
-          received: String(options.epoch),
-        });
-      }
-      const action = options.action ?? 'fenced action';
-      const row = select(plan);
-      try {
-        const active = requireActive(plan, row, action);
-        fence(plan, active, action, options.address, options.epoch);
-        return toRecord(active);
-      } catch (error) {
-        if (FencingError.isInstance(error) && row) {
-          const now = context.clock();
-          context.tx(() =>
-            logEvent(
-              plan,
-              {
-                kind: 'fence-refused',
-                epoch: options.epoch,
-                lead: row.lead,
-                previousLead: undefined,
-                actor: options.address,
-                reason: action,
-              },
-              now,
-            ),
-          );
-        }
-        throw error;
-      }
-    },
-    checkLeadership(plan, options) {
-      const address = checkAddress(options.address, '--as');
-      const row = select(plan);
-      if (!row) requireActive(plan, row, 'lead check');
-      const record = toRecord(row!);
-      if (row!.released_at === null && row!.lead === address && row!.epoch === options.epoch) {
-        return { current: true, record };
-      }
-      // Nobody ever held an epoch above the record's: that is a wrong --epoch, not a lead to step down.
-      if (options.epoch > row!.epoch) {
-        throw new SwarmInputError({
-          field: '--epoch',
-          received: String(options.epoch),
-          expected: `an epoch this plan has had (it is at epoch ${row!.epoch}, lead ${row!.lead})`,
-        });
-      }
-      const why =
-        row!.released_at !== null
-          ? `the plan was released at epoch ${row!.epoch}`
-          : row!.epoch > options.epoch
-            ? `epoch ${row!.epoch} (lead ${row!.lead}) is higher than ${options.epoch}`
-            : `${row!.lead} leads at epoch ${row!.epoch}`;
-      const now = context.clock();
-      context.tx(() =>
-        logEvent(
-          plan,
+        notifyLeadChange(
+          db,
           {
-            kind: 'step-down',
-            epoch: options.epoch,
-            lead: row!.lead,
-            previousLead: undefined,
-            actor: address,
-            reason: why,
+            plan,
+            recipients: [...parseList(row.lanes), ...parseList(row.succession)],
+            exclude: address,
+            text: `plan ${planLabel(plan)} was released by its lead ${address} at epoch ${row.epoch}: it is done`,
+            epoch: row.epoch,
+            from: address,
           },
           now,
-        ),
-      );
-      journal(
+        );
+        return { record: toLeadRecord(selectLead(db, plan)!), leases: leases.map((l) => l.poolId) };
+      });
+      journalLead(
         plan,
-        'lead.stepped-down',
+        'lead.released',
         address,
-        row!.epoch,
-        { heldEpoch: options.epoch, currentLead: row!.lead, why },
+        result.record.epoch,
+        { releasedLeases: result.leases },
         now,
       );
-      return { current: false, steppedDown: true, record, why };
+      return result.record;
     },
-    history(plan) {
-      const rows = db
-        .prepare('SELECT * FROM swarm_lead_events WHERE plan_repo = ? AND plan_id = ? ORDER BY id')
-        .all(plan.repo, plan.id) as {
-        kind: LeadEvent['kind'];
-        epoch: number;
-        lead: string | null;
-        previous_lead: string | null;
-        actor: string | null;
-        reason: string | null;
-        at: number;
-      }[];
-      return rows.map((r) => ({
-        kind: r.kind,
-        epoch: r.epoch,
-        lead: r.lead ?? undefined,
-        previousLead: r.previous_lead ?? undefined,
-        actor: r.actor ?? undefined,
-        reason: r.reason ?? undefined,
-        at: r.at,
-      }));
-    },
-    knownRepos(id) {
-      return (
-        db
-          .prepare('SELECT DISTINCT plan_repo FROM swarm_leads WHERE plan_id = ? ORDER BY plan_repo')
-          .all(id) as {
-          plan_repo: string;
-        }[]
-      ).map((r) => r.plan_repo);
-    },
-    list() {
-      return (
-        db
-          .prepare('SELECT * FROM swarm_leads ORDER BY updated_at DESC, plan_repo, plan_id')
-          .all() as LeadRow[]
-      ).map(toRecord);
-    },
+    assertCurrentEpoch: (plan, options) => assertCurrentEpoch(context, plan, options),
+    checkLeadership: (plan, options) => checkLeadership(context, plan, options),
+    history: (plan) => leadHistory(db, plan),
+    knownRepos: (id) => leadRepos(db, id),
+    list: () => listLeads(db),
   };
   return book;
 }

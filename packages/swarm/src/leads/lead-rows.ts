@@ -1,0 +1,193 @@
+import { type PlanRef, planLabel } from '../plans/plan-location';
+import { parseList, type SwarmDatabase } from '../store/swarm-context';
+import type { LeadEvent, LeadRecord } from './lead-record';
+
+/**
+ * The lead book's SQL, all of it: the `swarm_leads` record per plan and its `swarm_lead_events`
+ * history. Every write here runs inside the caller's transaction (`SwarmContext.tx`).
+ */
+
+/** A `swarm_leads` row. */
+export interface LeadRow {
+  plan_repo: string;
+  plan_id: string;
+  lead: string;
+  epoch: number;
+  succession: string;
+  lanes: string;
+  designate: string | null;
+  claimed_at: number;
+  updated_at: number;
+  released_at: number | null;
+}
+
+export function toLeadRecord(row: LeadRow): LeadRecord {
+  const plan = { repo: row.plan_repo, id: row.plan_id };
+  return {
+    plan,
+    label: planLabel(plan),
+    lead: row.lead,
+    epoch: row.epoch,
+    succession: parseList(row.succession),
+    lanes: parseList(row.lanes),
+    designate: row.designate ?? undefined,
+    claimedAt: row.claimed_at,
+    updatedAt: row.updated_at,
+    releasedAt: row.released_at ?? undefined,
+  };
+}
+
+export function selectLead(db: SwarmDatabase, plan: PlanRef): LeadRow | undefined {
+  return db
+    .prepare('SELECT * FROM swarm_leads WHERE plan_repo = ? AND plan_id = ?')
+    .get(plan.repo, plan.id) as LeadRow | undefined;
+}
+
+/** The lead's own claim again: new succession list and lanes, same lead and epoch. */
+export function refreshLead(
+  db: SwarmDatabase,
+  plan: PlanRef,
+  lists: { readonly succession: readonly string[]; readonly lanes: readonly string[] },
+  now: number,
+): void {
+  db.prepare(
+    'UPDATE swarm_leads SET succession = ?, lanes = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
+  ).run(JSON.stringify(lists.succession), JSON.stringify(lists.lanes), now, plan.repo, plan.id);
+}
+
+/** A claim at `epoch`: a new record, or a released one started over. */
+export function writeClaim(
+  db: SwarmDatabase,
+  plan: PlanRef,
+  claim: {
+    readonly existing: boolean;
+    readonly lead: string;
+    readonly epoch: number;
+    readonly succession: readonly string[];
+    readonly lanes: readonly string[];
+  },
+  now: number,
+): void {
+  const succession = JSON.stringify(claim.succession);
+  const lanes = JSON.stringify(claim.lanes);
+  if (claim.existing) {
+    db.prepare(
+      `UPDATE swarm_leads SET lead = ?, epoch = ?, succession = ?, lanes = ?, designate = NULL, claimed_at = ?,
+         updated_at = ?, released_at = NULL WHERE plan_repo = ? AND plan_id = ?`,
+    ).run(claim.lead, claim.epoch, succession, lanes, now, now, plan.repo, plan.id);
+  } else {
+    db.prepare(
+      `INSERT INTO swarm_leads (plan_repo, plan_id, lead, epoch, succession, lanes, claimed_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(plan.repo, plan.id, claim.lead, claim.epoch, succession, lanes, now, now);
+  }
+}
+
+/** Names the successor-designate (first in the succession list). */
+export function writeDesignate(
+  db: SwarmDatabase,
+  plan: PlanRef,
+  designate: string,
+  succession: readonly string[],
+  now: number,
+): void {
+  db.prepare(
+    'UPDATE swarm_leads SET designate = ?, succession = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
+  ).run(designate, JSON.stringify(succession), now, plan.repo, plan.id);
+}
+
+/**
+ * A change of lead (handover, takeover): compare-and-set on `fromEpoch`. Returns the number of
+ * rows changed (1, or 0 when the record moved).
+ */
+export function moveLead(
+  db: SwarmDatabase,
+  plan: PlanRef,
+  change: {
+    readonly lead: string;
+    readonly fromEpoch: number;
+    readonly epoch: number;
+    readonly succession: readonly string[];
+  },
+  now: number,
+): number {
+  return db
+    .prepare(
+      `UPDATE swarm_leads SET lead = ?, epoch = ?, succession = ?, designate = NULL, updated_at = ?
+       WHERE plan_repo = ? AND plan_id = ? AND epoch = ?`,
+    )
+    .run(
+      change.lead,
+      change.epoch,
+      JSON.stringify(change.succession),
+      now,
+      plan.repo,
+      plan.id,
+      change.fromEpoch,
+    ).changes;
+}
+
+export function writeRelease(db: SwarmDatabase, plan: PlanRef, now: number): void {
+  db.prepare(
+    'UPDATE swarm_leads SET released_at = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
+  ).run(now, now, plan.repo, plan.id);
+}
+
+export function logLeadEvent(
+  db: SwarmDatabase,
+  plan: PlanRef,
+  event: Omit<LeadEvent, 'at'>,
+  at: number,
+): void {
+  db.prepare(
+    `INSERT INTO swarm_lead_events (plan_repo, plan_id, kind, epoch, lead, previous_lead, actor, reason, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    plan.repo,
+    plan.id,
+    event.kind,
+    event.epoch,
+    event.lead ?? null,
+    event.previousLead ?? null,
+    event.actor ?? null,
+    event.reason ?? null,
+    at,
+  );
+}
+
+export function leadHistory(db: SwarmDatabase, plan: PlanRef): LeadEvent[] {
+  const rows = db
+    .prepare('SELECT * FROM swarm_lead_events WHERE plan_repo = ? AND plan_id = ? ORDER BY id')
+    .all(plan.repo, plan.id) as {
+    kind: LeadEvent['kind'];
+    epoch: number;
+    lead: string | null;
+    previous_lead: string | null;
+    actor: string | null;
+    reason: string | null;
+    at: number;
+  }[];
+  return rows.map((r) => ({
+    kind: r.kind,
+    epoch: r.epoch,
+    lead: r.lead ?? undefined,
+    previousLead: r.previous_lead ?? undefined,
+    actor: r.actor ?? undefined,
+    reason: r.reason ?? undefined,
+    at: r.at,
+  }));
+}
+
+export function leadRepos(db: SwarmDatabase, id: string): string[] {
+  return (
+    db.prepare('SELECT DISTINCT plan_repo FROM swarm_leads WHERE plan_id = ? ORDER BY plan_repo').all(id) as {
+      plan_repo: string;
+    }[]
+  ).map((r) => r.plan_repo);
+}
+
+export function listLeads(db: SwarmDatabase): LeadRecord[] {
+  return (
+    db.prepare('SELECT * FROM swarm_leads ORDER BY updated_at DESC, plan_repo, plan_id').all() as LeadRow[]
+  ).map(toLeadRecord);
+}
