@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -102,6 +102,20 @@ describe('openStore', () => {
     expect(told).toEqual([
       `${dbPath} is empty (0 bytes): its history (runs, meter readings, the in-flight ledger) is gone; starting a new store in it`,
     ]);
+  });
+
+  it('creates a new database whole (temp file linked into place) and removes temp databases of dead creators', () => {
+    const dir = tempDir();
+    const dbPath = join(dir, 'bullswarm.db');
+    const deadPid = 4_194_305; // above Linux's largest pid_max: never a live process
+    const stale = [`.bullswarm.db.${deadPid}.abc.tmp`, `.bullswarm.db.${deadPid}.abc.tmp-wal`];
+    for (const name of stale) writeFileSync(join(dir, name), 'left by a creator killed mid-way');
+    const ours = `.bullswarm.db.${process.pid}.live.tmp`; // a live creator's: left alone
+    writeFileSync(join(dir, ours), '');
+    const store = open({ dbPath });
+    expect(store.schemaVersion('store')).toBe(3);
+    expect(readdirSync(dir).filter((name) => name.includes('.tmp'))).toEqual([ours]);
+    expect(statSync(dbPath).size).toBeGreaterThan(0);
   });
 
   it('closes idempotently', () => {

@@ -9,6 +9,7 @@ import { DEFAULT_ORPHAN_GRACE_MS } from '../process/end-orphan-group';
 import type { BullswarmStore } from '../store-types';
 import { BusyRunner } from './busy-retry';
 import { coreMigrations, STORE_NAMESPACE } from './core-migrations';
+import { createDatabaseFile } from './create-database';
 import { SqliteInflightLedger } from './inflight-ledger';
 import { SqliteMeterLog } from './meter-log';
 import { appliedVersions, applyMigrations, type StoreMigrations } from './migrations';
@@ -37,6 +38,9 @@ export interface OpenStoreOptions {
   /**
    * Told once when the database file exists but is empty (0 bytes: its history is gone, e.g. a
    * truncated copy) and a new store is started in it. Default: one `warning:` line on stderr.
+   * A database bullswarm creates is never empty on disk (it is made whole in a temp file and
+   * linked into place, see `createDatabaseFile`), so another process creating the store is never
+   * mistaken for a lost one.
    */
   readonly onStartOver?: (message: string) => void;
 }
@@ -110,27 +114,42 @@ export function openStoreIfExists(options: OpenStoreOptions): EmbeddedBullswarmS
 
 function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean): EmbeddedBullswarmStore {
   for (const set of options.migrations ?? []) refuseReservedNamespace(dbPath, set);
+  const timeout = options.busyTimeoutMs ?? 5000;
+  const migrations = [coreMigrations, ...(options.migrations ?? [])];
+  const policy = { maxAttempts: options.maxBusyAttempts ?? 6, baseDelayMs: options.busyBackoffMs ?? 25 };
+  if (!fileMustExist) {
+    try {
+      createDatabaseFile(
+        dbPath,
+        (fresh) => {
+          fresh.pragma('journal_mode = WAL');
+          applyMigrations(fresh, new BusyRunner(fresh, dbPath, policy), dbPath, migrations, STORE_NAMESPACE);
+        },
+        timeout,
+      );
+    } catch (error) {
+      if (StoreMigrationError.isInstance(error)) throw error;
+      throw new StoreOpenError({ dbPath, code: (error as { code?: string }).code, cause: error });
+    }
+  }
   if (isEmptyFile(dbPath)) {
     const tell = options.onStartOver ?? ((message) => process.stderr.write(`warning: ${message}\n`));
     tell(startOverMessage(dbPath));
   }
   let db: Database.Database;
   try {
-    db = new Database(dbPath, { timeout: options.busyTimeoutMs ?? 5000, fileMustExist });
+    db = new Database(dbPath, { timeout, fileMustExist });
   } catch (error) {
     throw new StoreOpenError({ dbPath, code: (error as { code?: string }).code, cause: error });
   }
-  const runner = new BusyRunner(db, dbPath, {
-    maxAttempts: options.maxBusyAttempts ?? 6,
-    baseDelayMs: options.busyBackoffMs ?? 25,
-  });
+  const runner = new BusyRunner(db, dbPath, policy);
   try {
     runner.read('open', () => {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
     });
-    applyMigrations(db, runner, dbPath, [coreMigrations, ...(options.migrations ?? [])], STORE_NAMESPACE);
+    applyMigrations(db, runner, dbPath, migrations, STORE_NAMESPACE);
   } catch (error) {
     db.close();
     const code = (error as { code?: string }).code;
