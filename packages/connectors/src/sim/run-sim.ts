@@ -107,6 +107,8 @@ export async function runSim(io: SimIo): Promise<number> {
   };
 
   emit.start();
+  // Every scenario: `stderr` is written to stderr first (leak and classification tests plant text).
+  if (typeof p.stderr === 'string') io.out.stderr(`${p.stderr}\n`);
   switch (scenario.name) {
     case 'ok': {
       await sleep(num(p.ms, 'ms', 0));

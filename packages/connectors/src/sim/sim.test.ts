@@ -218,6 +218,13 @@ describe.each([
       );
     });
 
+    it('stderr: any scenario writes the given line to stderr first, then plays', async () => {
+      const run = await runConnector(connector, directive('[sim:ok,stderr=planted text 42,answer=fine]'));
+      expect(run.exitCode).toBe(0);
+      expect(run.stderr).toBe('planted text 42\n');
+      expect(run.outcome.kind).toBe('ok');
+    });
+
     it('probe-404 and probe-error are process failures naming the provider error', async () => {
       const missing = await runConnector(connector, 'Reply with exactly PONG [sim:probe-404]', {
         model: 'sim/ghost:free',
