@@ -16,7 +16,6 @@ const root = new URL('../..', import.meta.url).pathname;
 const PENDING_SPLITS = new Map([
   ['apps/cli/src/cli/program.ts', 548],
   ['packages/dispatch/src/dispatch/dispatch-task.ts', 717],
-  ['packages/swarm/src/drill/run-drill.ts', 771],
 ]);
 
 /** The file's stats, or undefined when there is nothing at `path` (or a parent is a file). */
