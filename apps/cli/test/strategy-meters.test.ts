@@ -266,7 +266,7 @@ describe('bullswarm meters', () => {
       input: 'not json',
     });
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('stdin is not JSON');
+    expect(bad.stderr).toContain('stdin is not valid JSON: expected a value, found "n" at line 1, column 1');
   });
 });
 
