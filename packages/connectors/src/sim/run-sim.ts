@@ -237,7 +237,9 @@ export async function runSim(io: SimIo): Promise<number> {
     case 'crash': {
       const code = num(p.code, 'code', 1);
       emit.partial();
-      io.out.stderr(`Error: bullswarm-sim crashed on purpose (scenario crash, code ${code})\n`);
+      const message =
+        typeof p.message === 'string' ? p.message : `bullswarm-sim crashed on purpose (scenario crash, code ${code})`;
+      io.out.stderr(`Error: ${message}\n`);
       return code === 0 ? 1 : code;
     }
     case 'probe-404':

@@ -223,6 +223,8 @@ describe.each([
       expect(run.exitCode).toBe(0);
       expect(run.stderr).toBe('planted text 42\n');
       expect(run.outcome.kind).toBe('ok');
+      const crash = await runConnector(connector, directive('[sim:crash,message=disk on fire]'));
+      expect(crash.outcome.message).toBe('exited with code 1: Error: disk on fire');
     });
 
     it('probe-404 and probe-error are process failures naming the provider error', async () => {
