@@ -27,6 +27,7 @@ export function publishablePackages() {
 
 /** Runs pnpm: the one running this script when there is one, else the pinned version via npx. */
 export function pnpm(args, options = {}) {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by this script, never inside a turbo task (nothing to cache)
   const execPath = process.env.npm_execpath;
   const [command, prefix] =
     execPath && /pnpm/.test(execPath)
