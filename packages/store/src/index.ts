@@ -57,6 +57,7 @@ export { StoreMigrationError } from './errors/store-migration-error';
 export { StoreOpenError } from './errors/store-open-error';
 export { type KnownPool, UnknownPoolError } from './errors/unknown-pool-error';
 export { type FileLockOptions, lockPathFor, withFileLock } from './files/file-lock';
+export { homeModeWarning } from './home/home-mode';
 export { BULLSWARM_HOME, type HomePaths, type HomeRef, homePaths, resolveHome } from './home/home-paths';
 export { type BullswarmHome, type HomeStoreOptions, type OpenHomeOptions, openHome } from './home/open-home';
 export { DEFAULT_ORPHAN_GRACE_MS, isRecordedGroupLeader } from './process/end-orphan-group';

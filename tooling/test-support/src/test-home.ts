@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { WindowKind } from '@bullswarm/pacing';
 import { DEFAULT_WINDOW_MINUTES, MINUTE_MS } from '@bullswarm/pacing/internal';
@@ -191,6 +191,8 @@ export function writeTestHome(home: string, options: TestHomeOptions): string {
   if (twice !== undefined) throw new Error(`test home: pool ${twice} is listed twice`);
   const addedAt = new Date(now).toISOString();
   mkdirSync(home, { recursive: true });
+  // Private, as bullswarm keeps a home (a home open to others gets a warning on every command).
+  chmodSync(home, 0o700);
   writeJson(join(home, 'state.json'), {
     version: 1,
     pools: pools.map((pool, i) => {

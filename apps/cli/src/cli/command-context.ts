@@ -65,7 +65,24 @@ export async function openCliHome(context: CommandContext): Promise<BullswarmHom
     env: context.io.env,
   });
   addPoolSecrets(context, () => home.readState().pools);
+  await warnOpenHome(context, home.home);
   return home;
+}
+
+/** Homes this process has already warned about (one warning per home, however often it is opened). */
+const warnedHomes = new Set<string>();
+
+/**
+ * One `warning:` line when the home is open to other users (group or other permission bits), naming
+ * it and the `chmod` that fixes it (`homeModeWarning` of the store). Said once per home per process.
+ */
+async function warnOpenHome(context: CommandContext, home: string): Promise<void> {
+  if (warnedHomes.has(home)) return;
+  const { homeModeWarning } = await import('@bullswarm/store');
+  const warning = homeModeWarning(home);
+  if (warning === undefined) return;
+  warnedHomes.add(home);
+  context.io.err(`${context.errColors.yellow('warning')}: ${warning}\n`);
 }
 
 /** Adds each pool's account environment to what the command's output redacts. */
@@ -106,6 +123,7 @@ export async function openCliRuntime(
     ...(options.createStore ? { createStore: true } : {}),
   });
   addPoolSecrets(context, () => runtime.state.pools);
+  await warnOpenHome(context, runtime.home.home);
   // A home or configured connector replacing another (connectors README: "with a warning").
   for (const warning of runtime.connectorLoad.warnings) {
     context.io.err(`${context.errColors.yellow('warning')}: ${warning}\n`);

@@ -112,8 +112,8 @@ export function demoPools(connectors: ReadonlySet<string>): DemoPool[] {
 /** Prepares the demo home: the marker, state.json with the pools, and each sim pool's meter file. */
 async function prepareHome(home: string, pools: readonly DemoPool[], now: number): Promise<void> {
   const { openHome } = await import('@bullswarm/store');
-  mkdirSync(join(home, 'work'), { recursive: true });
-  writeFileSync(join(home, DEMO_MARKER), 'made by `bullswarm demo`\n');
+  mkdirSync(join(home, 'work'), { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, DEMO_MARKER), 'made by `bullswarm demo`\n', { mode: 0o600 });
   const addedAt = new Date(now).toISOString();
   openHome({ home }).updateState((state) => {
     state.pools = pools.map((pool) => ({
@@ -131,7 +131,7 @@ async function prepareHome(home: string, pools: readonly DemoPool[], now: number
     if (!pool.windows || pool.account === undefined) continue;
     // The sim connectors keep each account's meter in <home>/<connector>/<account>/meter.json.
     const simHome = join(home, pool.connector, pool.account);
-    mkdirSync(simHome, { recursive: true });
+    mkdirSync(simHome, { recursive: true, mode: 0o700 });
     const reading = {
       readAt: addedAt,
       windows: pool.windows.map((w) => ({
@@ -141,7 +141,7 @@ async function prepareHome(home: string, pools: readonly DemoPool[], now: number
         windowMinutes: DEFAULT_WINDOW_MINUTES[w.kind],
       })),
     };
-    writeFileSync(join(simHome, 'meter.json'), `${JSON.stringify(reading, null, 2)}\n`);
+    writeFileSync(join(simHome, 'meter.json'), `${JSON.stringify(reading, null, 2)}\n`, { mode: 0o600 });
   }
 }
 

@@ -33,7 +33,7 @@ function writeLog(exitCode: number | null, signal: string | null): void {
     signal,
   };
   try {
-    appendFileSync(path, `${JSON.stringify(entry)}\n`);
+    appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   } catch (error) {
     process.stderr.write(
       `bullswarm-sim: cannot append to BULLSWARM_SIM_LOG ${path}: ${(error as Error).message}\n`,

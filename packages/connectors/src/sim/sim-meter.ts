@@ -49,12 +49,12 @@ export function updateSimMeter(
   now: number,
   update: (reading: SimMeterReading) => SimMeterReading,
 ): SimMeterReading {
-  mkdirSync(simHome, { recursive: true });
+  mkdirSync(simHome, { recursive: true, mode: 0o700 });
   const path = join(simHome, 'meter.json');
   const lock = `${path}.lock`;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      mkdirSync(lock);
+      mkdirSync(lock, { mode: 0o700 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -81,7 +81,7 @@ export function updateSimMeter(
     }
     const rolled = { ...reading, windows: reading.windows.map((window) => rollWindow(window, now)) };
     const next = { ...update(rolled), readAt: new Date(now).toISOString() };
-    writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
+    writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`);
     return next;
   } finally {
     rmSync(lock, { recursive: true, force: true });

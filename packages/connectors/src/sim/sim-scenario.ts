@@ -106,10 +106,10 @@ type ScenarioFile = { default?: unknown; sequence?: unknown; spendPct?: unknown 
 function claimSequenceIndex(simHome: string, sequence: readonly unknown[]): number | undefined {
   const hash = createHash('sha256').update(JSON.stringify(sequence)).digest('hex').slice(0, 12);
   const directory = join(simHome, `.sim-sequence-${hash}`);
-  mkdirSync(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   for (let index = 0; index < sequence.length; index += 1) {
     try {
-      writeFileSync(join(directory, String(index)), `${process.pid}\n`, { flag: 'wx' });
+      writeFileSync(join(directory, String(index)), `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
       return index;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -41,7 +41,7 @@ export function nextAttemptNumber(directory: string, action: string): number {
   return highest + 1;
 }
 
-/** The two files of one attempt, created empty and claimed. */
+/** The two files of one attempt, created empty (0600, in a 0700 directory) and claimed. */
 export interface AttemptFiles {
   readonly attempt: number;
   /** `<dir>/out-<action>-attempt-<n>`: the raw stdout. */
@@ -59,15 +59,15 @@ export interface AttemptFiles {
  * exists — so an earlier attempt's output is never overwritten, even by a concurrent process.
  */
 export function createAttemptFiles(directory: string, action: string, minAttempt = 1): AttemptFiles {
-  mkdirSync(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   let attempt = Math.max(minAttempt, nextAttemptNumber(directory, action));
   for (;;) {
     const outputFile = join(directory, formatAttemptFileName(action, attempt));
     const stderrFile = `${outputFile}.stderr`;
     let outputFd: number | undefined;
     try {
-      outputFd = openSync(outputFile, 'wx');
-      const stderrFd = openSync(stderrFile, 'wx');
+      outputFd = openSync(outputFile, 'wx', 0o600);
+      const stderrFd = openSync(stderrFile, 'wx', 0o600);
       return { attempt, outputFile, stderrFile, outputFd, stderrFd };
     } catch (error) {
       if (outputFd !== undefined) closeSync(outputFd);

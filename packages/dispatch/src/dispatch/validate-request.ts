@@ -69,7 +69,7 @@ export function validateDispatchRequest(
     throw invalid('request.outputDir', 'an absolute path', request.outputDir);
   }
   try {
-    mkdirSync(request.outputDir, { recursive: true });
+    mkdirSync(request.outputDir, { recursive: true, mode: 0o700 });
     accessSync(request.outputDir, constants.W_OK);
   } catch (error) {
     throw new DispatchError({

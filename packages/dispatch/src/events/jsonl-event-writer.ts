@@ -28,8 +28,8 @@ export function createJsonlEventWriter(
 ): JsonlEventWriter {
   if (typeof target === 'string') {
     const path = resolve(target);
-    mkdirSync(dirname(path), { recursive: true });
-    let fd: number | undefined = openSync(path, 'a');
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    let fd: number | undefined = openSync(path, 'a', 0o600);
     return {
       write: (event) => {
         if (fd === undefined) throw new Error(`event writer for ${path} is closed`);

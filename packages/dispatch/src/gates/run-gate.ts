@@ -76,7 +76,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const timeoutSec = options.timeoutSec ?? DEFAULT_GATE_TIMEOUT_SEC;
   let fd: number | undefined;
   if (options.logFile !== undefined) {
-    mkdirSync(dirname(options.logFile), { recursive: true });
+    mkdirSync(dirname(options.logFile), { recursive: true, mode: 0o700 });
     fd = openSync(options.logFile, 'w', 0o600);
   }
   const finish = (fields: {

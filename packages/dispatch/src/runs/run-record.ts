@@ -46,7 +46,7 @@ export function runsDirOf(home: string): string {
 
 /** Writes a run's record atomically (temp file, fsync, rename), creating its run directory. */
 export function writeRunRecord(record: RunRecordFile): void {
-  mkdirSync(record.runDir, { recursive: true });
+  mkdirSync(record.runDir, { recursive: true, mode: 0o700 });
   writeFileAtomic(join(record.runDir, RUN_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
 }
 

@@ -1,3 +1,4 @@
+import { closeSync, openSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { sleepSync } from '@bullswarm/connectors/internal';
 import Database from 'better-sqlite3';
@@ -37,6 +38,8 @@ export function withFileLock<T>(filePath: string, fn: () => T, options: FileLock
   const lockPath = lockPathFor(filePath);
   if (heldInThisProcess.has(lockPath)) throw new NestedFileLockError({ filePath });
   const timeoutMs = options.timeoutMs ?? 10_000;
+  // Created 0600 before SQLite opens it (SQLite would create it 0644; its -journal copies the mode).
+  closeSync(openSync(lockPath, 'a', 0o600));
   const db = new Database(lockPath, { timeout: 0 });
   try {
     const started = Date.now();

@@ -166,7 +166,7 @@ export class UnitDispatch {
   private ownCandidatesDir(def: WorkflowStep, unit: UnitState): string {
     const slot = 'slot' in unit && typeof unit.slot === 'number' ? unit.slot : undefined;
     const dir = unitCandidatesDir(this.ctx.paths, def.id, slot);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     return dir;
   }
 }

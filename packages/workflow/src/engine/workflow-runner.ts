@@ -186,10 +186,12 @@ export class WorkflowRunner implements RunContext {
   private writeSchemas(): void {
     for (const step of this.program.steps) {
       if (!step.outputSchema) continue;
-      mkdirSync(this.paths.schemasDir, { recursive: true });
-      writeFileSync(schemaFileOf(this.paths, step), `${JSON.stringify(step.outputSchema, null, 2)}\n`);
+      mkdirSync(this.paths.schemasDir, { recursive: true, mode: 0o700 });
+      writeFileSync(schemaFileOf(this.paths, step), `${JSON.stringify(step.outputSchema, null, 2)}\n`, {
+        mode: 0o600,
+      });
     }
-    mkdirSync(this.paths.candidatesDir, { recursive: true });
+    mkdirSync(this.paths.candidatesDir, { recursive: true, mode: 0o700 });
   }
 
   // ---- steps -----------------------------------------------------------------------------------
