@@ -6,6 +6,14 @@ import { CONNECTORS_ROOT, PROVIDERS_ROOT, REPO_ROOT, SIM_CLI_BUILT } from './pat
 
 export * from './chromium';
 export { CONNECTORS_ROOT, PROVIDERS_ROOT, REPO_ROOT, SIM_CLI_BUILT } from './paths';
+export {
+  findPostgresBin,
+  postgresRequired,
+  runPostgresTests,
+  startTestPostgres,
+  TEST_POSTGRES_SCRIPT,
+  type TestPostgres,
+} from './postgres';
 export * from './test-home';
 export * from './tmux';
 
@@ -57,13 +65,14 @@ export interface BundleWorkerOptions {
 
 /**
  * Bundles a worker entry with its workspace packages from their TypeScript sources into `outDir`,
- * for tests that run plain `node` children. better-sqlite3 (native) stays external and is resolved
- * from the store package's own dependency.
+ * for tests that run plain `node` children. better-sqlite3 (native) and pg (loaded lazily, with
+ * its optional native bindings) stay external and are resolved from the store package's own
+ * dependencies.
  */
 export async function bundleWorker(options: BundleWorkerOptions): Promise<void> {
-  const sqlite = createRequire(join(REPO_ROOT, 'packages', 'store', 'package.json')).resolve(
-    'better-sqlite3',
-  );
+  const fromStore = createRequire(join(REPO_ROOT, 'packages', 'store', 'package.json'));
+  const sqlite = fromStore.resolve('better-sqlite3');
+  const pg = fromStore.resolve('pg');
   rmSync(options.outDir, { recursive: true, force: true });
   // Loaded here, not at the top: the many tests that only write homes never load tsup.
   const { build } = await import('tsup');
@@ -82,7 +91,7 @@ export async function bundleWorker(options: BundleWorkerOptions): Promise<void> 
     clean: true,
     silent: true,
     splitting: false,
-    noExternal: [/^(?!better-sqlite3$).*/],
+    noExternal: [/^(?!(?:better-sqlite3|pg)$).*/],
     define: { __BULLSWARM_VERSION__: '"0.0.0-test"' },
     banner: {
       js: "import { createRequire as __bsCreateRequire } from 'node:module';\nconst require = __bsCreateRequire(import.meta.url);",
@@ -92,6 +101,7 @@ export async function bundleWorker(options: BundleWorkerOptions): Promise<void> 
         name: 'better-sqlite3-from-store',
         setup(pluginBuild) {
           pluginBuild.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }));
+          pluginBuild.onResolve({ filter: /^pg$/ }, () => ({ path: pg, external: true }));
         },
       },
     ],
