@@ -2,7 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources in tests (the "@bullswarm/source"
 // export condition), so a package's unit tests never wait for another package's build.
-const conditions = ['@bullswarm/source', 'node', 'import', 'module', 'default'];
+// vitest hands these to the test workers as Node's --conditions too, which Node applies to
+// require() as well: with `import` among them, pg's require('pg-pool') would load pg-pool's ES
+// module build and fail. Vite adds `import`/`require` by itself per import, so they are not listed.
+const conditions = ['@bullswarm/source', 'node', 'default'];
 
 export default defineConfig({
   define: { __BULLSWARM_VERSION__: '"0.0.0-test"' },
@@ -12,7 +15,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
     // Builds the store for the child processes that process-level tests spawn.
-    globalSetup: ['src/test-support/build-worker-dist.ts'],
+    // …and starts a throwaway Postgres cluster for the engine contract (src/test-support/postgres-setup.ts).
+    globalSetup: ['src/test-support/build-worker-dist.ts', 'src/test-support/postgres-setup.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

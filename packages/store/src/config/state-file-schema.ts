@@ -7,6 +7,7 @@ import {
   RESERVE_PCT_EXPECTED,
 } from '@bullswarm/pacing/internal';
 import { z } from 'zod';
+import { POSTGRES_URL_PATTERN } from '../engine/store-url';
 import { meterSourceSchema } from './meter-source-schema';
 import {
   ACCOUNT_PATTERN,
@@ -127,6 +128,20 @@ export const stateConfigSchema = z.strictObject({
     .default([])
     .describe(
       'Third-party connectors, managed with `bullswarm connectors add|remove`: { package, directory } or a path to a connector.json (a bare package name or relative path resolves from the current directory).',
+    ),
+  /**
+   * A shared Postgres store (several machines, one picture); `BULLSWARM_STORE_URL` overrides it.
+   * Never a fall-back: while it is set, an unreachable server is an error.
+   */
+  storeUrl: z
+    .string()
+    .regex(
+      POSTGRES_URL_PATTERN,
+      'must be a postgres:// or postgresql:// URL, e.g. postgres://bullswarm@db.example:5432/bullswarm',
+    )
+    .optional()
+    .describe(
+      'A shared Postgres store for several machines (postgres://user@host:5432/db); BULLSWARM_STORE_URL overrides it. Keep the password out of this file: use PGPASSWORD or ~/.pgpass.',
     ),
   /** How long a meter reading is reused before the source is polled again. */
   meterTtlSec: z

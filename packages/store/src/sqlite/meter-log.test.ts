@@ -136,7 +136,7 @@ describe('meter log', () => {
     const dbPath = join(tempDir(), 'bullswarm.db');
     // A database as the first release left it: only the store's migration 1 applied.
     const v1 = new Database(dbPath);
-    v1.exec(coreMigrations.migrations[0] as string);
+    v1.exec((coreMigrations.migrations[0] as { sqlite: string }).sqlite);
     v1.exec(`CREATE TABLE schema_migrations (namespace TEXT NOT NULL, version INTEGER NOT NULL,
       applied_at INTEGER NOT NULL, PRIMARY KEY (namespace, version))`);
     v1.prepare("INSERT INTO schema_migrations VALUES ('store', 1, 0)").run();
@@ -147,7 +147,7 @@ describe('meter log', () => {
     ).run();
     v1.close();
     store = openStore({ dbPath });
-    expect(store.schemaVersion('store')).toBe(3);
+    expect(store.schemaVersion('store')).toBe(coreMigrations.migrations.length);
     expect(store.meters.getCache('grok')).toEqual({
       poolId: 'grok',
       windows: [],

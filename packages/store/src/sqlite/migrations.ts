@@ -2,8 +2,22 @@ import type Database from 'better-sqlite3';
 import { StoreMigrationError } from '../errors/store-migration-error';
 import type { BusyRunner } from './busy-retry';
 
-/** One migration step: SQL (may hold several statements), or a function for what SQL cannot say. */
-export type StoreMigration = string | ((database: Database.Database) => void);
+/**
+ * A step whose SQL differs by engine (column types, generated ids). `sqlite` is what the embedded
+ * store runs (SQL or a function of the database), `postgres` what a Postgres store runs; both
+ * must leave the same tables, columns and indexes, so version `n` means one schema everywhere.
+ */
+export interface DialectMigration {
+  readonly sqlite: string | ((database: Database.Database) => void);
+  readonly postgres: string;
+}
+
+/**
+ * One migration step: portable SQL (may hold several statements; see the rules in
+ * `engine/sql-session.ts`), a {@link DialectMigration}, or a function for what SQL cannot say
+ * (SQLite only: a namespace with one cannot be applied to a Postgres store).
+ */
+export type StoreMigration = string | ((database: Database.Database) => void) | DialectMigration;
 
 /**
  * Migrations a package registers with the store. Version `n` of a namespace is
@@ -25,6 +39,59 @@ export interface StoreMigrations {
 }
 
 const NAMESPACE_PATTERN = /^[a-z0-9@][a-z0-9@/._-]*$/;
+
+/** Whether a step is something the runner can apply (non-empty SQL, a function, or both dialects). */
+function isWellFormedStep(step: unknown): boolean {
+  const sql = (text: unknown) => typeof text === 'string' && text.trim() !== '';
+  if (typeof step === 'function' || sql(step)) return true;
+  if (typeof step !== 'object' || step === null) return false;
+  const { sqlite, postgres } = step as Partial<DialectMigration>;
+  return (typeof sqlite === 'function' || sql(sqlite)) && sql(postgres);
+}
+
+/**
+ * Checks registrations before anything is applied: the namespace's form, no namespace twice,
+ * every step well formed. Shared by the SQLite and the Postgres runner.
+ * @throws StoreMigrationError
+ */
+export function checkMigrationSets(location: string, sets: readonly StoreMigrations[]): void {
+  const seen = new Set<string>();
+  for (const set of sets) {
+    if (typeof set.namespace !== 'string' || !NAMESPACE_PATTERN.test(set.namespace)) {
+      throw new StoreMigrationError({
+        dbPath: location,
+        namespace: String(set.namespace),
+        problem: 'the namespace must be lowercase letters, digits, "-", "_", ".", "/" or "@", e.g. "swarm"',
+      });
+    }
+    if (seen.has(set.namespace)) {
+      throw new StoreMigrationError({
+        dbPath: location,
+        namespace: set.namespace,
+        problem: 'registered twice',
+      });
+    }
+    seen.add(set.namespace);
+    set.migrations.forEach((step, index) => {
+      if (!isWellFormedStep(step)) {
+        throw new StoreMigrationError({
+          dbPath: location,
+          namespace: set.namespace,
+          version: index + 1,
+          problem:
+            'a migration must be non-empty SQL, a function of the database, or { sqlite, postgres } with both non-empty',
+        });
+      }
+    });
+  }
+}
+
+/** Runs one step on the SQLite database. */
+function runSqliteStep(db: Database.Database, step: StoreMigration): void {
+  const sqlite = typeof step === 'object' ? step.sqlite : step;
+  if (typeof sqlite === 'function') sqlite(db);
+  else db.exec(sqlite);
+}
 
 const createTrackingTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
   namespace TEXT NOT NULL,
@@ -64,30 +131,7 @@ export function applyMigrations(
   sets: readonly StoreMigrations[],
   userVersionNamespace: string,
 ): void {
-  const seen = new Set<string>();
-  for (const set of sets) {
-    if (typeof set.namespace !== 'string' || !NAMESPACE_PATTERN.test(set.namespace)) {
-      throw new StoreMigrationError({
-        dbPath,
-        namespace: String(set.namespace),
-        problem: 'the namespace must be lowercase letters, digits, "-", "_", ".", "/" or "@", e.g. "swarm"',
-      });
-    }
-    if (seen.has(set.namespace)) {
-      throw new StoreMigrationError({ dbPath, namespace: set.namespace, problem: 'registered twice' });
-    }
-    seen.add(set.namespace);
-    set.migrations.forEach((step, index) => {
-      if (typeof step !== 'function' && (typeof step !== 'string' || step.trim() === '')) {
-        throw new StoreMigrationError({
-          dbPath,
-          namespace: set.namespace,
-          version: index + 1,
-          problem: 'a migration must be non-empty SQL or a function of the database',
-        });
-      }
-    });
-  }
+  checkMigrationSets(dbPath, sets);
   const pending = (versions: Map<string, number>) =>
     sets.some((set) => (versions.get(set.namespace) ?? 0) < set.migrations.length);
   if (!pending(runner.read('migrations.check', () => appliedVersions(db)))) return;
@@ -103,8 +147,7 @@ export function applyMigrations(
       for (let version = from + 1; version <= set.migrations.length; version++) {
         const step = set.migrations[version - 1] as StoreMigration;
         try {
-          if (typeof step === 'function') step(db);
-          else db.exec(step);
+          runSqliteStep(db, step);
         } catch (error) {
           throw new StoreMigrationError({
             dbPath,

@@ -7,6 +7,7 @@ import { StoreMigrationError } from '../errors/store-migration-error';
 import { StoreOpenError } from '../errors/store-open-error';
 import { catchError } from '../test-support/catch-error';
 import { useTempDirs } from '../test-support/temp-dir';
+import { coreMigrations } from './core-migrations';
 import type { StoreMigrations } from './migrations';
 import {
   type EmbeddedBullswarmStore,
@@ -43,7 +44,7 @@ describe('openStore', () => {
     expect(db.pragma('synchronous', { simple: true })).toBe(1);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
-    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    expect(db.pragma('user_version', { simple: true })).toBe(coreMigrations.migrations.length);
     const tables = (
       db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
         name: string;
@@ -57,8 +58,9 @@ describe('openStore', () => {
       'probes',
       'runs',
       'schema_migrations',
+      'store_claims',
     ]);
-    expect(store.schemaVersion('store')).toBe(3);
+    expect(store.schemaVersion('store')).toBe(coreMigrations.migrations.length);
     expect(store.dbPath).toBe(dbPath);
   });
 
@@ -113,7 +115,7 @@ describe('openStore', () => {
     const ours = `.bullswarm.db.${process.pid}.live.tmp`; // a live creator's: left alone
     writeFileSync(join(dir, ours), '');
     const store = open({ dbPath });
-    expect(store.schemaVersion('store')).toBe(3);
+    expect(store.schemaVersion('store')).toBe(coreMigrations.migrations.length);
     expect(readdirSync(dir).filter((name) => name.includes('.tmp'))).toEqual([ours]);
     expect(statSync(dbPath).size).toBeGreaterThan(0);
   });
@@ -146,15 +148,13 @@ describe('migrations', () => {
       .prepare('SELECT namespace, version FROM schema_migrations ORDER BY namespace, version')
       .all();
     expect(tracked).toEqual([
-      { namespace: 'store', version: 1 },
-      { namespace: 'store', version: 2 },
-      { namespace: 'store', version: 3 },
+      ...coreMigrations.migrations.map((_, index) => ({ namespace: 'store', version: index + 1 })),
       { namespace: 'swarm', version: 1 },
       { namespace: 'swarm', version: 2 },
       { namespace: 'swarm', version: 3 },
     ]);
     // user_version mirrors the store's own namespace only
-    expect(third.database.pragma('user_version', { simple: true })).toBe(3);
+    expect(third.database.pragma('user_version', { simple: true })).toBe(coreMigrations.migrations.length);
   });
 
   it('applies migrations registered after opening, and function steps', () => {

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnNode, supportScript, workerDistIndex } from '../test-support/spawn-node';
 import { useTempDirs } from '../test-support/temp-dir';
+import { coreMigrations } from './core-migrations';
 import { type EmbeddedBullswarmStore, openStore } from './open-store';
 
 const tempDir = useTempDirs();
@@ -148,12 +149,15 @@ describe.runIf(process.platform === 'linux')('orphaned workers of a dead dispatc
     const raw = new Database(dbPath);
     raw.exec(`ALTER TABLE inflight DROP COLUMN worker_start_time;
       ALTER TABLE meter_cache DROP COLUMN meter_error_detail;
+      DROP INDEX inflight_host_pid;
+      ALTER TABLE inflight DROP COLUMN heartbeat_at;
+      DROP TABLE store_claims;
       DELETE FROM schema_migrations WHERE namespace = 'store' AND version > 1;
       PRAGMA user_version = 1;`);
     raw.close();
 
     const store = open(dbPath);
-    expect(store.schemaVersion('store')).toBe(3);
+    expect(store.schemaVersion('store')).toBe(coreMigrations.migrations.length);
     expect(store.ledger.list().map((entry) => entry.id)).toEqual([id]);
     const worker = await startWorker(true);
     store.ledger.setWorkerPid(id, worker.child.pid as number);
