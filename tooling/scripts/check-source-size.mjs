@@ -14,7 +14,6 @@ const root = new URL('../..', import.meta.url).pathname;
  * file is at or under the limit fails the check, so the list only shrinks.
  */
 const PENDING_SPLITS = new Map([
-  ['apps/cli/src/cli/program.ts', 548],
   ['packages/dispatch/src/dispatch/dispatch-task.ts', 717],
 ]);
 

@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../cli/cli-io';
-import { buildProgram, OWN_COMMANDS } from '../cli/program';
+import { OWN_COMMANDS } from '../cli/own-commands';
+import { buildProgram } from '../cli/program';
 import {
   bundleFor,
   CORE_BUNDLE,
