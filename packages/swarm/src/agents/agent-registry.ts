@@ -73,7 +73,7 @@ export interface AgentRegistry {
   heartbeat(address: string): { readonly agent: AgentRecord; readonly renewedLeases: number };
   /**
    * A heartbeat when the address is registered (and not deregistered), nothing otherwise: what
-   * commands an agent runs at its turn boundary (`inbox`, `capacity --self`) call. Returns whether
+   * commands an agent runs at its turn boundary (reading its inbox, checking its own capacity) call. Returns whether
    * it counted.
    */
   touch(address: string): boolean;
@@ -119,7 +119,7 @@ export function createAgentRegistry(context: SwarmContext): AgentRegistry {
       const address = checkAddress(options.address, 'address');
       if (options.pid !== undefined && !(Number.isInteger(options.pid) && options.pid > 0)) {
         throw new SwarmInputError({
-          field: '--pid',
+          field: 'pid',
           expected: 'a positive process id',
           received: String(options.pid),
         });
@@ -154,7 +154,7 @@ export function createAgentRegistry(context: SwarmContext): AgentRegistry {
         if (!row) {
           throw new SwarmInputError({
             field: 'address',
-            expected: `a registered agent (run \`bullswarm agent register ${address}\` first)`,
+            expected: 'a registered agent (register the address first)',
             received: address,
           });
         }

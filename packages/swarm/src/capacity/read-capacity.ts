@@ -49,9 +49,9 @@ export interface CapacityReport {
 
 /** Options of {@link readCapacity}. */
 export interface ReadCapacityOptions {
-  /** A pool id or label (`--pool`). */
+  /** A pool id or label. */
   readonly pool?: string;
-  /** Judge the pool this agent runs on (`--self`: `$BULLSWARM_POOL`). */
+  /** Judge the pool this agent runs on (`$BULLSWARM_POOL`). */
   readonly self?: boolean;
   /** The environment thresholds, caps and `BULLSWARM_POOL` are read from (default the runtime's). */
   readonly env?: SwarmEnv;
@@ -65,12 +65,12 @@ export interface ReadCapacityOptions {
  * `unknown`, from meter readings cached 300 s, lowered by an environment cap.
  *
  * Honest degradation — `unknown`, never `ok`:
- * - `--self` outside a bullswarm launch (no `BULLSWARM_POOL`), or naming no declared pool;
+ * - `self` outside a bullswarm launch (no `BULLSWARM_POOL`), or naming no declared pool;
  * - no meter (the pool is unmetered, its connector is missing, or the reading has no window);
  * - an old reader: a reading held stale after failed polls, or a manual one, older than
  *   `BULLSWARM_CAPACITY_MAX_AGE_SEC` (default 900 s).
  *
- * @throws UnknownPoolError for a `--pool` that names no declared pool; SwarmInputError for bad
+ * @throws UnknownPoolError for a `pool` that names no declared pool; SwarmInputError for bad
  *   thresholds or caps (naming the variable).
  */
 export async function readCapacity(
@@ -120,8 +120,8 @@ export async function readCapacity(
   } else {
     if (options.pool === undefined || options.pool === '') {
       throw new SwarmInputError({
-        field: '--pool',
-        expected: 'a pool id or label, or --self inside a bullswarm launch',
+        field: 'pool',
+        expected: 'a pool id or label, or self inside a bullswarm launch',
       });
     }
     poolId = resolvePool(runtime, options.pool);

@@ -19,23 +19,23 @@ import { DRILL_GATE_SCRIPT, DRILL_PLAN_ID, DRILL_POOLS, drillPlan } from './dril
 export function prepareDrillDir(dir: string | undefined): string {
   if (dir === undefined) return realpathSync(mkdtempSync(join(tmpdir(), 'bullswarm-drill-')));
   const expected = 'a new or empty directory (the drill creates its home and repository there)';
-  if (dir.trim() === '') throw new SwarmInputError({ field: '--dir', expected, received: dir });
+  if (dir.trim() === '') throw new SwarmInputError({ field: 'dir', expected, received: dir });
   const absolute = resolve(dir);
   if (existsSync(absolute) && !statSync(absolute).isDirectory()) {
-    throw new SwarmInputError({ field: '--dir', expected: `${expected}; it is a file`, received: dir });
+    throw new SwarmInputError({ field: 'dir', expected: `${expected}; it is a file`, received: dir });
   }
   try {
     mkdirSync(absolute, { recursive: true });
   } catch (error) {
     throw new SwarmInputError({
-      field: '--dir',
+      field: 'dir',
       expected: `${expected}; it cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       received: dir,
     });
   }
   if (readdirSync(absolute).length > 0) {
     throw new SwarmInputError({
-      field: '--dir',
+      field: 'dir',
       expected,
       received: dir,
     });

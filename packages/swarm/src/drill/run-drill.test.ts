@@ -157,16 +157,16 @@ describe('runDrill (library)', () => {
     expect(readFileSync(join(dir, 'something.txt'), 'utf8')).toBe('keep me\n');
   });
 
-  it('refuses a file, a path under a file and an empty --dir, naming --dir', async () => {
+  it('refuses a file, a path under a file and an empty dir, naming dir', async () => {
     const dir = dirs.make();
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x\n');
-    await expect(runDrill({ dir: file })).rejects.toThrow(/--dir ".*a-file" is not valid: .*it is a file/);
+    await expect(runDrill({ dir: file })).rejects.toThrow(/^dir ".*a-file" is not valid: .*it is a file/);
     await expect(runDrill({ dir: join(file, 'sub') })).rejects.toThrow(
-      /--dir .*cannot be created \(ENOTDIR\)/,
+      /^dir .*cannot be created \(ENOTDIR\)/,
     );
     await expect(runDrill({ dir: '' })).rejects.toThrow(
-      /--dir "" is not valid: expected a new or empty directory/,
+      /^dir "" is not valid: expected a new or empty directory/,
     );
     expect(readFileSync(file, 'utf8')).toBe('x\n');
   });

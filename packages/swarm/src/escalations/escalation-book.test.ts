@@ -31,7 +31,7 @@ describe('escalations', () => {
     const { swarm, plan } = setup();
     expect(() =>
       swarm.escalations.raise(plan, { class: 'C1', text: 'deploy?', by: 'lane-a', task: 'nosuch' }),
-    ).toThrow(/--task.*a task of plan .*chain \(a1, a2, a3, b1, b2\)/);
+    ).toThrow(/task "[^"]*" is not valid.*a task of plan .*chain \(a1, a2, a3, b1, b2\)/);
     expect(swarm.escalations.list(plan)).toEqual([]);
     expect(readJournal(plan.journalFile)).toEqual([]);
   });

@@ -120,13 +120,13 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
   const book: EscalationBook = {
     raise(plan, options) {
       const klass = parseEscalationClass(options.class);
-      const by = checkAddress(options.by, '--as');
+      const by = checkAddress(options.by, 'by');
       const task = options.task === undefined ? undefined : checkTaskId(options.task);
       if (task !== undefined) {
         const tasks = loadPlan(plan).tasks.map((t) => t.id);
         if (!tasks.includes(task)) {
           throw new SwarmInputError({
-            field: '--task',
+            field: 'task',
             expected: `a task of plan ${plan.label} (${tasks.join(', ')})`,
             received: task,
           });
@@ -134,7 +134,7 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
       }
       if (typeof options.text !== 'string' || options.text.trim() === '') {
         throw new SwarmInputError({
-          field: '<text>',
+          field: 'text',
           expected: 'what is blocked and what it needs from the developer',
         });
       }
@@ -147,7 +147,7 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
           .get(plan.repo, plan.id, task ?? null, klass) as { id: number } | undefined;
         if (open) {
           throw new SwarmInputError({
-            field: '--class',
+            field: 'class',
             expected: `a new item: escalation #${open.id} (${klass}${task ? ` on task ${task}` : ''}) is already open and is sent once; wait for its answer`,
             received: klass,
           });
@@ -194,9 +194,9 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
     },
     answer(plan, options) {
       if (typeof options.answer !== 'string' || options.answer.trim() === '') {
-        throw new SwarmInputError({ field: '<answer>', expected: "the developer's answer" });
+        throw new SwarmInputError({ field: 'answer', expected: "the developer's answer" });
       }
-      if (options.relayedBy !== undefined) checkAddress(options.relayedBy, '--relayed-by');
+      if (options.relayedBy !== undefined) checkAddress(options.relayedBy, 'relayedBy');
       const now = context.clock();
       const escalation = context.tx(() => {
         const row = db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(options.id) as
@@ -204,14 +204,14 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
           | undefined;
         if (!row || row.plan_repo !== plan.repo || row.plan_id !== plan.id) {
           throw new SwarmInputError({
-            field: '<id>',
+            field: 'id',
             expected: `an escalation of plan ${planLabel(plan)}`,
             received: String(options.id),
           });
         }
         if (row.answered_at !== null) {
           throw new SwarmInputError({
-            field: '<id>',
+            field: 'id',
             expected: `an open escalation (#${row.id} was answered already)`,
             received: String(options.id),
           });

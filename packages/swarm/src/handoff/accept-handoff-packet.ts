@@ -48,7 +48,7 @@ export interface AcceptedHandoffPacket {
  */
 export function acceptHandoffPacket(options: AcceptHandoffPacketOptions): AcceptedHandoffPacket {
   const { swarm } = options;
-  const address = checkAddress(options.address, '--as');
+  const address = checkAddress(options.address, 'address');
   const packetPath = canonical(options.packetPath);
   const packet = readHandoffPacket(packetPath);
   const stored = swarm.handoffs.get(packetPath);

@@ -104,7 +104,7 @@ export interface HandoffContent {
   readonly decisions?: readonly HandoffDecision[];
 }
 
-/** Validates what an author wrote (`--content <file>`), naming the field at fault. */
+/** Validates what an author wrote (a packet's content file), naming the field at fault. */
 export const handoffContentSchema = z.strictObject({
   done: z.array(handoffItemSchema).optional(),
   verified: z.array(handoffItemSchema).optional(),

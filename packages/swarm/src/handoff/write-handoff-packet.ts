@@ -76,36 +76,36 @@ export interface WrittenHandoffPacket {
  */
 export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenHandoffPacket {
   const { swarm, plan } = options;
-  const author = checkAddress(options.author, '--as');
+  const author = checkAddress(options.author, 'author');
   if (!HANDOFF_REASONS.includes(options.reason)) {
     throw new SwarmInputError({
-      field: '--reason',
+      field: 'reason',
       expected: HANDOFF_REASONS.join(', '),
       received: options.reason,
     });
   }
   if (typeof options.step !== 'string' || options.step.trim() === '') {
-    throw new SwarmInputError({ field: '--step', expected: 'the step in flight (a step of the task)' });
+    throw new SwarmInputError({ field: 'step', expected: 'the step in flight (a step of the task)' });
   }
   const planDoc = loadPlan(plan);
   const task = planDoc.tasks.find((t) => t.id === options.task);
   if (!task && options.task !== LEAD_TASK) {
     throw new SwarmInputError({
-      field: '--task',
+      field: 'task',
       expected: `a task of plan ${plan.label} (${planDoc.tasks.map((t) => t.id).join(', ')}) or "${LEAD_TASK}" for a lead packet`,
       received: options.task,
     });
   }
   if (task && task.steps.length > 0 && !task.steps.includes(options.step)) {
     throw new SwarmInputError({
-      field: '--step',
+      field: 'step',
       expected: `a step of task ${task.id}: ${task.steps.join(', ')}`,
       received: options.step,
     });
   }
   if (options.reason === 'lead_handover' && options.task !== LEAD_TASK) {
     throw new SwarmInputError({
-      field: '--task',
+      field: 'task',
       expected: `"${LEAD_TASK}" for a lead_handover packet`,
       received: options.task,
     });
@@ -133,7 +133,7 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
     if (record.releasedAt !== undefined || record.lead !== author) {
       throw new FencingError({
         plan: planLabel(plan),
-        action: 'handoff write --task lead',
+        action: 'write a lead packet',
         address: author,
         currentEpoch: record.epoch,
         ...(record.releasedAt === undefined ? { currentLead: record.lead } : {}),

@@ -19,6 +19,8 @@ export interface AssignAccountOptions {
   readonly address: string;
   /** More accounts to leave out (e.g. the spent one). */
   readonly exclude?: readonly string[];
+  /** Why `exclude` leaves them out (see `PickAccountOptions.excludeReason`). */
+  readonly excludeReason?: string;
   /** Prefer another provider family than this one when the task allows. */
   readonly preferOtherFamilyThan?: string;
   readonly env?: SwarmEnv;
@@ -45,8 +47,8 @@ export async function assignAccount(
   swarm: Swarm,
   options: AssignAccountOptions,
 ): Promise<AssignedAccount> {
-  const owner = checkAddress(options.owner, '--owner');
-  const address = checkAddress(options.address, '--to');
+  const owner = checkAddress(options.owner, 'owner');
+  const address = checkAddress(options.address, 'address');
   const current = swarm.leads.get(options.plan);
   swarm.leads.assertCurrentEpoch(options.plan, {
     epoch: current?.epoch ?? 1,
@@ -62,6 +64,7 @@ export async function assignAccount(
     lane: task?.lane ?? 'build',
     ...(task?.tier === undefined ? {} : { tier: task.tier }),
     ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+    ...(options.excludeReason === undefined ? {} : { excludeReason: options.excludeReason }),
     ...(options.preferOtherFamilyThan === undefined
       ? {}
       : { preferOtherFamilyThan: options.preferOtherFamilyThan }),

@@ -74,7 +74,7 @@ describe('handoff launch', () => {
     expect(prepared.successor).toBe('cli-2');
     expect(prepared.pick.leftOut).toEqual(
       expect.arrayContaining([
-        { poolId: 'sim:lane-b', reason: 'excluded (--exclude)' },
+        { poolId: 'sim:lane-b', reason: "the spent account of the packet's author lane-b" },
         { poolId: 'sim:lead', reason: "the lead boss's own account" },
       ]),
     );

@@ -5,11 +5,17 @@ import {
   type DispatchResult,
   dispatchTask,
 } from '@bullswarm/dispatch';
-import type { EffortTier, Lane } from '@bullswarm/pacing';
+import type { EffortTier, Lane, PinSource } from '@bullswarm/pacing';
 import { appendJournal } from '../plans/journal';
 import type { PlanLocation } from '../plans/plan-location';
 import { BULLSWARM_AGENT, BULLSWARM_PLAN } from '../settings/swarm-env';
 import type { Swarm } from '../store/create-swarm';
+
+/**
+ * The pin source of a lane pinned to its leased account: pacing's operator pin (its `PinSource`
+ * still spells it as the CLI flag; one constant here until pacing names it by its domain value).
+ */
+const OPERATOR_PIN: PinSource = '--worker-pool';
 
 /** Options of {@link runLaneWork}. */
 export interface RunLaneWorkOptions {
@@ -78,7 +84,8 @@ export async function runLaneWork(
     ...(options.tier === undefined ? {} : { tier: options.tier }),
     cwd: options.cwd,
     outputDir: options.outputDir ?? join(plan.analysisDir, 'runs', options.task, options.address),
-    pin: { poolId: options.poolId, source: '--worker-pool' },
+    // The pin names pacing's operator pin (`PinSource`); it shows in the routing reason line.
+    pin: { poolId: options.poolId, source: OPERATOR_PIN },
     kind: 'single-run',
     extraEnv: {
       [BULLSWARM_AGENT]: options.address,

@@ -61,7 +61,9 @@ describe('lead claim, show, resolve', () => {
 
   it('refuses the lead in its own succession list and reserved or malformed addresses', () => {
     const { swarm, plan } = setup();
-    expect(() => swarm.leads.claim(plan, { address: 'boss', succession: ['boss'] })).toThrow(/--succession/);
+    expect(() => swarm.leads.claim(plan, { address: 'boss', succession: ['boss'] })).toThrow(
+      /succession "boss" is not valid/,
+    );
     expect(() => swarm.leads.claim(plan, { address: 'lead' })).toThrow(/reserved/);
     expect(() => swarm.leads.claim(plan, { address: 'has space' })).toThrow(/agent address/);
   });
@@ -163,7 +165,7 @@ describe('handover and takeover', () => {
     expect(swarm.leads.history(plan).at(-1)!.reason).toBe('asserted by third: usage_limit');
   });
 
-  it('without --succession a lane takes over: the default succession is the lanes in launch order', () => {
+  it('without an explicit succession a lane takes over: the default succession is the lanes in launch order', () => {
     const { swarm, plan } = setup();
     for (const a of ['lane-a', 'lane-b']) swarm.agents.register({ address: a });
     swarm.leads.claim(plan, { address: 'ghost', lanes: ['lane-a'] });
@@ -279,7 +281,7 @@ describe('fencing', () => {
     const events = swarm.leads.history(plan).length;
     const journalLines = readJournal(plan.journalFile).length;
     expect(() => swarm.leads.checkLeadership(plan, { address: 'deputy', epoch: 3 })).toThrow(
-      /--epoch "3" is not valid: expected an epoch this plan has had \(it is at epoch 2, lead deputy\)/,
+      /epoch "3" is not valid: expected an epoch this plan has had \(it is at epoch 2, lead deputy\)/,
     );
     expect(swarm.leads.history(plan)).toHaveLength(events);
     expect(readJournal(plan.journalFile)).toHaveLength(journalLines);

@@ -72,7 +72,7 @@ export interface LeadBook {
   /**
    * The effective succession of a plan, in takeover order (the default succession of the spec):
    *
-   * 1. the explicit succession list (`--succession`, in its order);
+   * 1. the explicit succession list (`succession`, in its order);
    * 2. the successor-designate, if any (named with `lead designate`; it is also put first in the
    *    explicit list, so it only shows here when it was not);
    * 3. the record's lanes in launch (record) order;
@@ -140,8 +140,8 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
       return requireActive(plan, selectLead(db, plan), 'resolve lead').lead;
     },
     designate(plan, options) {
-      const from = checkAddress(options.from, '--as');
-      const designate = checkAddress(options.designate, '<addr>');
+      const from = checkAddress(options.from, 'from');
+      const designate = checkAddress(options.designate, 'designate');
       const now = context.clock();
       const record = context.tx(() => {
         const row = requireActive(plan, selectLead(db, plan), 'lead designate');
@@ -186,8 +186,8 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
       return record;
     },
     handover(plan, options) {
-      const from = checkAddress(options.from, '--as');
-      const to = checkAddress(options.to, '<addr>');
+      const from = checkAddress(options.from, 'from');
+      const to = checkAddress(options.to, 'to');
       const now = context.clock();
       const record = context.tx(() => {
         const row = requireActive(plan, selectLead(db, plan), 'lead handover');
@@ -227,7 +227,7 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
     },
     takeover: (plan, options) => takeoverLead(context, agents, plan, options),
     release(plan, options) {
-      const address = checkAddress(options.address, '--as');
+      const address = checkAddress(options.address, 'address');
       const now = context.clock();
       const result = context.tx(() => {
         const row = requireActive(plan, selectLead(db, plan), 'lead release');

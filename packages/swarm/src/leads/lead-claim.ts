@@ -25,12 +25,12 @@ export function claimLead(
   options: ClaimLeadOptions,
 ): { readonly record: LeadRecord; readonly change: 'claimed' | 'refreshed' } {
   const { db } = context;
-  const address = checkAddress(options.address, '--as');
-  const succession = options.succession?.map((a) => checkAddress(a, '--succession'));
-  const lanes = options.lanes?.map((a) => checkAddress(a, '--lanes')) ?? [];
+  const address = checkAddress(options.address, 'address');
+  const succession = options.succession?.map((a) => checkAddress(a, 'succession'));
+  const lanes = options.lanes?.map((a) => checkAddress(a, 'lanes')) ?? [];
   if (succession?.includes(address)) {
     throw new SwarmInputError({
-      field: '--succession',
+      field: 'succession',
       expected: 'the agents that take over after the lead (not the lead itself)',
       received: succession.join(','),
     });
@@ -46,7 +46,7 @@ export function claimLead(
         reason: 'held',
         lead: row.lead,
         epoch: row.epoch,
-        message: `plan ${planLabel(plan)} is led by ${row.lead} at epoch ${row.epoch}: a lead never leads a plan another lead holds (a successor takes over with \`bullswarm lead takeover\`)`,
+        message: `plan ${planLabel(plan)} is led by ${row.lead} at epoch ${row.epoch}: a lead never leads a plan another lead holds (a successor takes over from it instead)`,
       });
     }
     if (row && row.released_at === null) {

@@ -19,7 +19,7 @@ export function assertCurrentEpoch(
 ): LeadRecord {
   if (!Number.isInteger(options.epoch) || options.epoch < 1) {
     throw new SwarmInputError({
-      field: '--epoch',
+      field: 'epoch',
       expected: 'a whole number from 1',
       received: String(options.epoch),
     });
@@ -72,17 +72,17 @@ export function checkLeadership(
   plan: PlanLocation,
   options: { readonly address: string; readonly epoch: number },
 ): LeadershipCheck {
-  const address = checkAddress(options.address, '--as');
+  const address = checkAddress(options.address, 'address');
   const found = selectLead(context.db, plan);
   const row = found ?? requireActive(plan, found, 'lead check');
   const record = toLeadRecord(row);
   if (row.released_at === null && row.lead === address && row.epoch === options.epoch) {
     return { current: true, record };
   }
-  // Nobody ever held an epoch above the record's: that is a wrong --epoch, not a lead to step down.
+  // Nobody ever held an epoch above the record's: that is a wrong epoch, not a lead to step down.
   if (options.epoch > row.epoch) {
     throw new SwarmInputError({
-      field: '--epoch',
+      field: 'epoch',
       received: String(options.epoch),
       expected: `an epoch this plan has had (it is at epoch ${row.epoch}, lead ${row.lead})`,
     });

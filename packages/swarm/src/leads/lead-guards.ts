@@ -12,7 +12,7 @@ export function requireActive(plan: PlanRef, row: LeadRow | undefined, action: s
     throw new LeadRecordError({
       plan: planLabel(plan),
       reason: 'no-record',
-      message: `${action}: plan ${planLabel(plan)} has no lead record (the lead runs \`bullswarm lead claim --plan ${plan.id} [--succession <A,B>]\` first)`,
+      message: `${action}: plan ${planLabel(plan)} has no lead record (its lead claims it first)`,
     });
   }
   if (row.released_at !== null) {

@@ -30,11 +30,11 @@ export function takeoverLead(
   options: TakeoverOptions,
 ): LeadRecord {
   const { db } = context;
-  const address = checkAddress(options.address, '--as');
+  const address = checkAddress(options.address, 'address');
   const reason = options.reason ?? 'unreachable';
   if (!TAKEOVER_REASONS.includes(reason)) {
     throw new SwarmInputError({
-      field: '--reason',
+      field: 'reason',
       expected: TAKEOVER_REASONS.join(', '),
       received: reason,
     });

@@ -39,8 +39,8 @@ export interface FencedRun {
 export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promise<FencedRun> {
   if (options.command.length === 0 || options.command[0] === '') {
     throw new SwarmInputError({
-      field: '<command…>',
-      expected: 'the command to run after `--`, e.g. -- git merge --no-ff lane/api',
+      field: 'command',
+      expected: 'the merge, tag or release command and its arguments, e.g. git merge --no-ff lane/api',
     });
   }
   const record = swarm.leads.assertCurrentEpoch(options.plan, {

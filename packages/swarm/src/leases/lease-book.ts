@@ -167,13 +167,13 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
 
   return {
     acquire(options) {
-      const holder = checkAddress(options.holder, '--to');
-      const owner = checkAddress(options.owner, '--owner');
+      const holder = checkAddress(options.holder, 'holder');
+      const owner = checkAddress(options.owner, 'owner');
       const ttlMs = options.ttlMs ?? context.settings.leaseTtlMs;
       if (!(Number.isFinite(ttlMs) && ttlMs > 0)) {
         throw new SwarmInputError({
-          field: '--ttl',
-          expected: 'a positive number of seconds',
+          field: 'ttlMs',
+          expected: 'a positive number of milliseconds',
           received: String(ttlMs),
         });
       }

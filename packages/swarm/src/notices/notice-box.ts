@@ -122,30 +122,30 @@ export function createNoticeBox(context: SwarmContext): NoticeBox {
   const box: NoticeBox = {
     send(options) {
       checkAddress(options.to, 'to');
-      if (options.from !== undefined) checkAddress(options.from, '--as');
+      if (options.from !== undefined) checkAddress(options.from, 'from');
       if (typeof options.text !== 'string' || options.text.trim() === '') {
-        throw new SwarmInputError({ field: '<text>', expected: 'a non-empty notice text' });
+        throw new SwarmInputError({ field: 'text', expected: 'a non-empty notice text' });
       }
       if (options.text.length > MAX_NOTICE_CHARS) {
         throw new SwarmInputError({
-          field: '<text>',
+          field: 'text',
           expected: `at most ${MAX_NOTICE_CHARS} characters (notices are small; put details in a file and name its path)`,
           received: `${options.text.slice(0, 40)}… (${options.text.length} characters)`,
         });
       }
       if (options.kind !== undefined && !NOTICE_KINDS.includes(options.kind)) {
         throw new SwarmInputError({
-          field: '--kind',
+          field: 'kind',
           expected: NOTICE_KINDS.join(', '),
           received: options.kind,
         });
       }
       if (options.kind === 'reply' && options.re === undefined) {
-        throw new SwarmInputError({ field: '--re', expected: 'the id of the ask a reply answers' });
+        throw new SwarmInputError({ field: 're', expected: 'the id of the ask a reply answers' });
       }
       if (options.re !== undefined && box.get(options.re) === undefined) {
         throw new SwarmInputError({
-          field: '--re',
+          field: 're',
           expected: 'the id of an existing notice',
           received: String(options.re),
         });
@@ -155,7 +155,7 @@ export function createNoticeBox(context: SwarmContext): NoticeBox {
       return box.get(id)!;
     },
     readInbox(address) {
-      checkAddress(address, '--as');
+      checkAddress(address, 'address');
       const now = context.clock();
       return context.tx(() => {
         const rows = db

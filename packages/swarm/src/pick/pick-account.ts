@@ -23,6 +23,8 @@ export interface PickAccountOptions {
   readonly owner: string;
   /** More accounts to leave out (ids or labels, `@` optional), e.g. the spent one. */
   readonly exclude?: readonly string[];
+  /** Why `exclude` leaves them out, as the left-out list says it (default `excluded by the caller`). */
+  readonly excludeReason?: string;
   /** When given and it declares `pools`, only those accounts are ranked. */
   readonly plan?: Pick<Plan, 'id' | 'pools'>;
   /** Prefer accounts of a provider family other than this one (another vendor) when any can take it. */
@@ -97,7 +99,8 @@ export async function pickAccount(
   const leaveOut = (poolId: string, reason: string) => {
     if (!leftOut.has(poolId)) leftOut.set(poolId, reason);
   };
-  for (const ref of options.exclude ?? []) leaveOut(resolvePool(runtime, ref), 'excluded (--exclude)');
+  for (const ref of options.exclude ?? [])
+    leaveOut(resolvePool(runtime, ref), options.excludeReason ?? 'excluded by the caller');
   const ownPools = new Set<string>();
   const ownerAgent = swarm.agents.get(options.owner);
   if (ownerAgent?.poolId) ownPools.add(ownerAgent.poolId);

@@ -71,7 +71,7 @@ const PLAN_REF_EXPECTED =
   '<id>, <repo>/<id> (the repository directory name) or /abs/path/to/repo/<id>, naming a plans/<id>/plan.json';
 
 /**
- * Resolves `--plan` (else `$BULLSWARM_PLAN`) to a plan:
+ * Resolves a plan reference (else `$BULLSWARM_PLAN`) to a plan:
  * - `<id>`: the plan of that id in the repository of `cwd` when it has `plans/<id>/plan.json`;
  *   else the one repository whose lead record names that id (several → refused, listing the
  *   `<repo>/<id>` forms that tell them apart).
@@ -85,7 +85,7 @@ export function resolvePlanRef(ref: string | undefined, options: ResolvePlanOpti
   const value = ref ?? options.env?.[BULLSWARM_PLAN];
   if (value === undefined || value.trim() === '') {
     throw new SwarmInputError({
-      field: '--plan',
+      field: 'plan',
       expected: `${PLAN_REF_EXPECTED} (or set ${BULLSWARM_PLAN})`,
     });
   }
@@ -93,7 +93,7 @@ export function resolvePlanRef(ref: string | undefined, options: ResolvePlanOpti
   const slash = text.lastIndexOf('/');
   const id = slash === -1 ? text : text.slice(slash + 1);
   if (!PLAN_ID_PATTERN.test(id)) {
-    throw new SwarmInputError({ field: '--plan', expected: PLAN_REF_EXPECTED, received: text });
+    throw new SwarmInputError({ field: 'plan', expected: PLAN_REF_EXPECTED, received: text });
   }
   const here = findRepositoryRoot(options.cwd);
   const known = options.knownRepos?.(id) ?? [];
@@ -103,7 +103,7 @@ export function resolvePlanRef(ref: string | undefined, options: ResolvePlanOpti
     else if (known.length === 1) repo = known[0];
     else if (known.length > 1) {
       throw new SwarmInputError({
-        field: '--plan',
+        field: 'plan',
         expected: `one of ${known.map((r) => `${basename(r)}/${id}`).join(', ')} (plans named "${id}" exist in several repositories)`,
         received: text,
       });
@@ -117,7 +117,7 @@ export function resolvePlanRef(ref: string | undefined, options: ResolvePlanOpti
       if (here !== undefined && basename(here) === repoPart) candidates.add(here);
       if (candidates.size > 1) {
         throw new SwarmInputError({
-          field: '--plan',
+          field: 'plan',
           expected: `an absolute repository path: ${[...candidates].map((r) => `${r}/${id}`).join(', ')} share the name ${repoPart}`,
           received: text,
         });

@@ -4,8 +4,8 @@ import { parseAddressList } from './agent-address';
 
 describe('parseAddressList', () => {
   it('parses comma-separated addresses', () => {
-    expect(parseAddressList('deputy, lane-a', '--succession')).toEqual(['deputy', 'lane-a']);
-    expect(parseAddressList(undefined, '--succession')).toEqual([]);
+    expect(parseAddressList('deputy, lane-a', 'succession')).toEqual(['deputy', 'lane-a']);
+    expect(parseAddressList(undefined, 'succession')).toEqual([]);
   });
 
   it.each([[''], [','], ['a,,b'], ['a,'], [' ']])(
@@ -13,12 +13,12 @@ describe('parseAddressList', () => {
     (value) => {
       let error: unknown;
       try {
-        parseAddressList(value, '--succession');
+        parseAddressList(value, 'succession');
       } catch (caught) {
         error = caught;
       }
       expect(SwarmInputError.isInstance(error)).toBe(true);
-      expect((error as Error).message).toContain(`--succession ${JSON.stringify(value)} is not valid`);
+      expect((error as Error).message).toContain(`succession ${JSON.stringify(value)} is not valid`);
       expect((error as Error).message).toContain('none of them empty');
     },
   );

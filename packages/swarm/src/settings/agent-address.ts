@@ -32,7 +32,7 @@ export function checkAddress(
 }
 
 /**
- * A comma-separated list of addresses (`--succession a,b`), each checked, duplicates refused. An
+ * A comma-separated list of addresses (`deputy,lane-a`), each checked, duplicates refused. An
  * empty entry (`""`, `,`, `a,,b`) is refused too: an empty list never silently wipes a succession.
  */
 export function parseAddressList(value: string | readonly string[] | undefined, field: string): string[] {
@@ -59,15 +59,16 @@ export function parseAddressList(value: string | readonly string[] | undefined, 
 }
 
 /**
- * The address this process acts as: `explicit` (`--as`), else `$BULLSWARM_AGENT`.
- * @throws SwarmInputError naming both when neither is set.
+ * The address this process acts as: `explicit`, else `$BULLSWARM_AGENT`.
+ * @throws SwarmInputError naming `field` when neither is set (or `BULLSWARM_AGENT` when its value is
+ *   not an address).
  */
-export function resolveSelfAddress(explicit: string | undefined, env: SwarmEnv, flag = '--as'): string {
-  if (explicit !== undefined && explicit !== '') return checkAddress(explicit, flag);
+export function resolveSelfAddress(explicit: string | undefined, env: SwarmEnv, field = 'address'): string {
+  if (explicit !== undefined && explicit !== '') return checkAddress(explicit, field);
   const fromEnv = env[BULLSWARM_AGENT];
   if (fromEnv !== undefined && fromEnv !== '') return checkAddress(fromEnv, BULLSWARM_AGENT);
   throw new SwarmInputError({
-    field: flag,
-    expected: `the agent's address: pass ${flag} <address>, or run inside a bullswarm launch (which sets ${BULLSWARM_AGENT})`,
+    field,
+    expected: `the agent's address: give it, or run inside a bullswarm launch (which sets ${BULLSWARM_AGENT})`,
   });
 }

@@ -45,7 +45,8 @@ export interface TaskBook {
   list(plan: PlanRef): TaskRecord[];
 }
 
-export function checkTaskId(task: string, field = '--task'): string {
+/** Checks a task id (letters, digits, `.`, `_`, `-`). @throws SwarmInputError naming `field`. */
+export function checkTaskId(task: string, field = 'task'): string {
   if (typeof task !== 'string' || !PLAN_ID_PATTERN.test(task)) {
     throw new SwarmInputError({
       field,
@@ -156,7 +157,7 @@ export function createTaskBook(context: SwarmContext): TaskBook {
   return {
     claim(plan, options) {
       const task = checkTaskId(options.task);
-      const address = checkAddress(options.address, '--as');
+      const address = checkAddress(options.address, 'address');
       const now = context.clock();
       return context.tx(() => {
         claimTaskIn(db, plan, task, address, now);
@@ -175,7 +176,7 @@ export function createTaskBook(context: SwarmContext): TaskBook {
     },
     complete(plan, options) {
       const task = checkTaskId(options.task);
-      const address = checkAddress(options.address, '--as');
+      const address = checkAddress(options.address, 'address');
       const now = context.clock();
       return context.tx(() => {
         const record = readTaskRecord(db, plan, task);

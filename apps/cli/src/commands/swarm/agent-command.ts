@@ -1,3 +1,4 @@
+import { CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, printJson } from '../../cli/command-context';
 import { iso, parseInteger, planOf, printLines, selfOf, withSwarm } from './swarm-command-support';
 
@@ -16,24 +17,28 @@ export async function agentRegisterCommand(
   options: AgentRegisterOptions,
 ): Promise<void> {
   const { resolvePool } = await import('@bullswarm/swarm');
-  await withSwarm(context, async (swarm, runtime) => {
-    const self = await selfOf(context, address, '<addr>');
-    const pid = parseInteger(options.pid, '--pid');
-    const poolRef = options.pool ?? (address === undefined ? context.io.env.BULLSWARM_POOL : undefined);
-    const poolId = poolRef === undefined || poolRef === '' ? undefined : resolvePool(runtime, poolRef);
-    const plan = options.plan === undefined ? undefined : await planOf(context, swarm, options.plan);
-    const agent = swarm.agents.register({
-      address: self,
-      ...(pid === undefined ? {} : { pid }),
-      ...(poolId === undefined ? {} : { poolId }),
-      ...(plan === undefined ? {} : { plan }),
-    });
-    if (options.json) printJson(context, agent);
-    else
-      context.io.out(
-        `registered ${agent.address}${agent.poolId ? ` on ${agent.poolId}` : ''}${agent.pid ? ` (pid ${agent.pid})` : ''}\n`,
-      );
-  });
+  await withSwarm(
+    context,
+    async (swarm, runtime) => {
+      const self = await selfOf(context, address, '<addr>');
+      const pid = parseInteger(options.pid, '--pid');
+      const poolRef = options.pool ?? (address === undefined ? context.io.env.BULLSWARM_POOL : undefined);
+      const poolId = poolRef === undefined || poolRef === '' ? undefined : resolvePool(runtime, poolRef);
+      const plan = options.plan === undefined ? undefined : await planOf(context, swarm, options.plan);
+      const agent = swarm.agents.register({
+        address: self,
+        ...(pid === undefined ? {} : { pid }),
+        ...(poolId === undefined ? {} : { poolId }),
+        ...(plan === undefined ? {} : { plan }),
+      });
+      if (options.json) printJson(context, agent);
+      else
+        context.io.out(
+          `registered ${agent.address}${agent.poolId ? ` on ${agent.poolId}` : ''}${agent.pid ? ` (pid ${agent.pid})` : ''}\n`,
+        );
+    },
+    { address: '<addr>' },
+  );
 }
 
 /** `bullswarm agent heartbeat [<addr>]`: alive now; renews the leases it holds. */
@@ -41,11 +46,23 @@ export async function agentHeartbeatCommand(
   context: CommandContext,
   address: string | undefined,
 ): Promise<void> {
-  await withSwarm(context, async (swarm) => {
-    const self = await selfOf(context, address, '<addr>');
-    const { renewedLeases } = swarm.agents.heartbeat(self);
-    context.io.out(`heartbeat ${self}: ${renewedLeases} lease${renewedLeases === 1 ? '' : 's'} renewed\n`);
-  });
+  await withSwarm(
+    context,
+    async (swarm) => {
+      const self = await selfOf(context, address, '<addr>');
+      if (swarm.agents.get(self) === undefined) {
+        const expected = `a registered agent (run \`bullswarm agent register ${self}\` first)`;
+        throw new CliUsageError({
+          message: `<addr> "${self}" is not valid: expected ${expected}`,
+          flag: '<addr>',
+          expected,
+        });
+      }
+      const { renewedLeases } = swarm.agents.heartbeat(self);
+      context.io.out(`heartbeat ${self}: ${renewedLeases} lease${renewedLeases === 1 ? '' : 's'} renewed\n`);
+    },
+    { address: '<addr>' },
+  );
 }
 
 /** `bullswarm agent deregister [<addr>]`: unreachable from now on. */
@@ -53,11 +70,15 @@ export async function agentDeregisterCommand(
   context: CommandContext,
   address: string | undefined,
 ): Promise<void> {
-  await withSwarm(context, async (swarm) => {
-    const self = await selfOf(context, address, '<addr>');
-    const known = swarm.agents.deregister(self);
-    context.io.out(known ? `deregistered ${self}\n` : `${self} was not registered\n`);
-  });
+  await withSwarm(
+    context,
+    async (swarm) => {
+      const self = await selfOf(context, address, '<addr>');
+      const known = swarm.agents.deregister(self);
+      context.io.out(known ? `deregistered ${self}\n` : `${self} was not registered\n`);
+    },
+    { address: '<addr>' },
+  );
 }
 
 /** `bullswarm agent list [--json]`: every address with its reachability and why. */

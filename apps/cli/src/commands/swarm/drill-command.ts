@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type CommandContext, printJson } from '../../cli/command-context';
-import { printLines, redacted } from './swarm-command-support';
+import { asCliError, printLines, redacted } from './swarm-command-support';
 
 /**
  * `bullswarm swarm drill [--dir <scratch>] [--json]`: proves the swarm loop with no human
@@ -24,7 +24,7 @@ export async function drillCommand(
       onProgress: (line) => context.io.err(`${line}\n`),
     });
   } catch (error) {
-    throw await redacted(context, error);
+    throw await redacted(context, await asCliError(error));
   }
   if (options.json) {
     printJson(context, report);

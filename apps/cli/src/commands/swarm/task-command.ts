@@ -8,20 +8,24 @@ export async function taskClaimCommand(
   options: { plan?: string; as?: string },
 ): Promise<void> {
   const { loadPlan, SwarmInputError } = await import('@bullswarm/swarm');
-  await withSwarm(context, async (swarm) => {
-    const plan = await planOf(context, swarm, options.plan);
-    const doc = loadPlan(plan);
-    if (!doc.tasks.some((t) => t.id === task)) {
-      throw new SwarmInputError({
-        field: '<task>',
-        expected: `a task of ${plan.label}: ${doc.tasks.map((t) => t.id).join(', ')}`,
-        received: task,
-      });
-    }
-    const address = await selfOf(context, options.as);
-    swarm.tasks.claim(plan, { task, address });
-    context.io.out(`${address} executes task ${task} of ${plan.label}\n`);
-  });
+  await withSwarm(
+    context,
+    async (swarm) => {
+      const plan = await planOf(context, swarm, options.plan);
+      const doc = loadPlan(plan);
+      if (!doc.tasks.some((t) => t.id === task)) {
+        throw new SwarmInputError({
+          field: 'task',
+          expected: `a task of ${plan.label}: ${doc.tasks.map((t) => t.id).join(', ')}`,
+          received: task,
+        });
+      }
+      const address = await selfOf(context, options.as);
+      swarm.tasks.claim(plan, { task, address });
+      context.io.out(`${address} executes task ${task} of ${plan.label}\n`);
+    },
+    { task: '<task>' },
+  );
 }
 
 /** `bullswarm task done <task> --plan <P> [--evidence <path>]…`: its gate passed. */
@@ -30,12 +34,16 @@ export async function taskDoneCommand(
   task: string,
   options: { plan?: string; as?: string; evidence?: readonly string[] },
 ): Promise<void> {
-  await withSwarm(context, async (swarm) => {
-    const plan = await planOf(context, swarm, options.plan);
-    const address = await selfOf(context, options.as);
-    swarm.tasks.complete(plan, { task, address, evidence: options.evidence ?? [] });
-    context.io.out(`task ${task} of ${plan.label} done by ${address}\n`);
-  });
+  await withSwarm(
+    context,
+    async (swarm) => {
+      const plan = await planOf(context, swarm, options.plan);
+      const address = await selfOf(context, options.as);
+      swarm.tasks.complete(plan, { task, address, evidence: options.evidence ?? [] });
+      context.io.out(`task ${task} of ${plan.label} done by ${address}\n`);
+    },
+    { task: '<task>' },
+  );
 }
 
 /**
