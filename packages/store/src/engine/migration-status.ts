@@ -99,7 +99,7 @@ function postgresSql(location: string, namespace: string, version: number, step:
 
 /**
  * Applies every pending step of `sets` to a Postgres store, each exactly once across all hosts:
- * one transaction takes the advisory lock `store.migrations` (`pg_advisory_xact_lock`) before it
+ * one transaction takes the advisory lock `store.migrations` (`pg_advisory_lock`, before its snapshot) and then
  * reads the applied versions, so a second migrator waits, then finds nothing left to do. A failing
  * step rolls the whole batch back (`StoreMigrationError`). A database ahead of a namespace's known
  * steps is accepted (migrations are additive). Returns the steps applied.

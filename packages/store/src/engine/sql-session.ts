@@ -32,7 +32,7 @@
  * takes the database's write lock up front (retried on busy). Postgres runs it `SERIALIZABLE` and
  * re-runs `fn` after a serialization failure or deadlock (bounded), so a book written as
  * "read, judge, write" (the lead epoch compare-and-set, the dispatch pick) is correct on both
- * without row locks; `lock` names an advisory lock (`pg_advisory_xact_lock`) that serialises hot
+ * without row locks; `lock` names an advisory lock (`pg_advisory_lock`, taken before `BEGIN` so the snapshot follows it) that serialises hot
  * transactions up front instead of retrying them. Hence the one rule for `fn`: **it touches only
  * the database** (through its session) and may run more than once.
  *
@@ -70,7 +70,7 @@ export interface ExecOptions {
 /** Options of a transaction. */
 export interface TransactionOptions {
   /**
-   * Advisory lock names taken first (Postgres `pg_advisory_xact_lock`, released at commit or
+   * Advisory lock names taken first (Postgres `pg_advisory_lock` before `BEGIN`, released after commit or
    * rollback; SQLite's `BEGIN IMMEDIATE` already serialises every writer). Use one for a
    * transaction that many processes run at once on the same rows (e.g. `store.ledger` for the
    * dispatch pick), so they queue instead of failing and re-running.

@@ -142,25 +142,32 @@ class PostgresEngine implements SqlEngine {
       const client = await this.connect(operation, lost);
       const state: PostgresTransaction = { open: true, session: this.transactionSession(client) };
       let committing = false;
+      let locked = false;
       try {
+        // The advisory locks are taken before BEGIN, as session locks released below: a
+        // SERIALIZABLE transaction's snapshot is taken at its first statement, so a lock taken
+        // inside it would be waited for with a snapshot from before the previous holder's commit.
+        for (const name of locks) {
+          const [space, key] = advisoryLockKey(name);
+          await client.query('SELECT pg_advisory_lock($1, $2)', [space, key]);
+          locked = true;
+        }
         await client.query(
           options.readOnly
             ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'
             : 'BEGIN ISOLATION LEVEL SERIALIZABLE',
         );
-        for (const name of locks) {
-          const [space, key] = advisoryLockKey(name);
-          await client.query('SELECT pg_advisory_xact_lock($1, $2)', [space, key]);
-        }
         const result = await this.context.run(state, () => fn(state.session));
         state.open = false;
         committing = true;
         await client.query('COMMIT');
-        client.release();
+        // Committed: from here nothing may throw (a retry would run `fn` twice).
+        await this.giveBack(client, locked);
         return result;
       } catch (error) {
         state.open = false;
         if (isConnectionError(error)) {
+          // The server ended the session, and its locks with it.
           client.release(error as Error);
           if (committing) throw this.unavailable(operation, 'outcome-unknown', error, 0);
           lost ??= new ReconnectClock(this.reconnectMs);
@@ -168,7 +175,7 @@ class PostgresEngine implements SqlEngine {
           continue;
         }
         await client.query('ROLLBACK').catch(() => {});
-        client.release();
+        await this.giveBack(client, locked);
         if (isConflictError(error)) {
           conflicts++;
           if (conflicts < maxConflicts) {
@@ -209,6 +216,20 @@ class PostgresEngine implements SqlEngine {
     if (this.closed) return;
     this.closed = true;
     await this.pool.end();
+  }
+
+  /**
+   * Returns a connection to the pool after a transaction, its advisory locks released first; a
+   * connection whose locks could not be given back is closed instead (which releases them). Never throws.
+   */
+  private async giveBack(client: PoolClient, locked: boolean): Promise<void> {
+    const unlocked =
+      !locked ||
+      (await client.query('SELECT pg_advisory_unlock_all()').then(
+        () => true,
+        () => false,
+      ));
+    client.release(unlocked ? undefined : new Error('advisory locks not released'));
   }
 
   private joined(): SqlSession | undefined {
