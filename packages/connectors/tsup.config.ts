@@ -15,6 +15,7 @@ export default defineConfig({
     index: 'src/index.ts',
     internal: 'src/internal.ts',
     redact: 'src/redact/index.ts',
+    test: 'src/test/index.ts',
     'sim-cli': 'src/sim/sim-cli.ts',
   },
   format: ['esm', 'cjs'],
@@ -24,7 +25,12 @@ export default defineConfig({
   target: 'node20',
   dts: {
     tsconfig: 'tsconfig.build.json',
-    entry: { index: 'src/index.ts', internal: 'src/internal.ts', redact: 'src/redact/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      internal: 'src/internal.ts',
+      redact: 'src/redact/index.ts',
+      test: 'src/test/index.ts',
+    },
   },
   sourcemap: true,
   clean: true,

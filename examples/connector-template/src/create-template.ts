@@ -1,58 +1,59 @@
-import { type ConnectorV1Outcome, defineConnector, type ManifestConnector } from '@bullswarm/connectors';
+import {
+  type ConnectorManifestInput,
+  type ConnectorV1Outcome,
+  type DeepReadonly,
+  defineConnector,
+  type ManifestConnector,
+} from '@bullswarm/connectors';
+import manifestJson from '../connector.json' with { type: 'json' };
 import { createTemplateOutputParser } from './template-output-parser';
+
+/** The manifest as shipped in connector.json (data; `defineConnector` validates it). */
+const manifest = manifestJson as DeepReadonly<ConnectorManifestInput>;
 
 /** Settings of {@link createTemplate}; every field is optional. */
 export type TemplateSettings = {
-  /** The CLI to run (a name on PATH or an absolute path). Default `template-agent`. */
+  /** The CLI to run (a name on PATH or an absolute path). Default: connector.json's command. */
   readonly command?: string;
-  /** The connector id (and default pool id). Default `template`. */
+  /** The connector id (and default pool id). Default: connector.json's id. */
   readonly id?: string;
   /** Arguments added after the fixed ones, e.g. `['--sandbox', 'off']`. */
   readonly extraArgs?: readonly string[];
-  /** The model per effort tier. Defaults: `tpl-small`, `tpl-medium`, `tpl-large`. */
+  /** The model per effort tier, replacing connector.json's defaults. */
   readonly models?: { readonly low?: string; readonly medium?: string; readonly high?: string };
 };
 
 /**
- * Creates the template connector: a {@link defineConnector} manifest (the data every connector
- * declares) plus the two places code helps — a parser for the CLI's own stream format, and a
- * classifier that reads the CLI's machine codes before falling back to bullswarm's text rules.
+ * Creates the connector: the manifest of connector.json (the data every connector declares, with
+ * the settings applied) plus the two places code helps — a parser for the CLI's own stream format,
+ * and a classifier that reads the CLI's machine codes before falling back to bullswarm's text rules.
  */
 export function createTemplate(settings: TemplateSettings = {}): ManifestConnector {
-  const models = { low: 'tpl-small', medium: 'tpl-medium', high: 'tpl-large', ...settings.models };
+  const command = settings.command ?? manifest.invocation.command;
+  const modelProfiles = Object.fromEntries(
+    (['low', 'medium', 'high'] as const).map((tier) => {
+      const model = settings.models?.[tier];
+      return [
+        tier,
+        model === undefined ? (manifest.modelProfiles?.[tier] ?? []) : [{ model, default: true as const }],
+      ];
+    }),
+  );
   return defineConnector({
     source: 'bullswarm-connector-template',
     manifest: {
-      specificationVersion: 'connector-v1',
-      id: settings.id ?? 'template',
-      displayName: 'Template agent',
-      providerFamily: 'template',
+      ...manifest,
+      id: settings.id ?? manifest.id,
       invocation: {
-        command: settings.command ?? 'template-agent',
-        args: ['run', '--stream', 'ndjson', ...(settings.extraArgs ?? [])],
-        prompt: { mode: 'stdin' },
-        modelArgs: ['--model', '{{model}}'],
-        cwdArgs: ['--workdir', '{{cwd}}'],
-        addDirArgs: ['--allow-dir', '{{dir}}'],
+        ...manifest.invocation,
+        command,
+        args: [...(manifest.invocation.args ?? []), ...(settings.extraArgs ?? [])],
       },
-      // The parser below replaces this format's built-in parser.
-      outputFormat: 'text',
-      lanes: ['analyze', 'build', 'chore'],
-      capabilities: ['edit-files'],
-      pacingWindow: 'monthly',
-      hasFiveHourWindow: false,
-      cost: 2,
-      modelProfiles: {
-        low: [{ model: models.low, default: true }],
-        medium: [{ model: models.medium, default: true }],
-        high: [{ model: models.high, default: true }],
-      },
-      authSignatures: ['session token rejected'],
-      callerEnv: ['TEMPLATE_AGENT_SESSION'],
-      account: { env: { TEMPLATE_AGENT_HOME: '{{userHome}}/.template-agent-{{account}}' } },
-      meter: { type: 'command', command: settings.command ?? 'template-agent', args: ['usage', '--json'] },
-      detect: { binary: settings.command ?? 'template-agent' },
+      modelProfiles,
+      meter: { type: 'command', command, args: ['usage', '--json'] },
+      detect: { binary: command },
     },
+    // The parser below replaces the built-in parser of connector.json's outputFormat.
     createOutputParser: createTemplateOutputParser,
     classifyOutcome: (input, base): ConnectorV1Outcome => {
       // Machine codes first: they are exact. Everything else goes to bullswarm's rules.

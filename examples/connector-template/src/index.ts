@@ -3,8 +3,8 @@ import { createTemplate } from './create-template';
 export { createTemplate, type TemplateSettings } from './create-template';
 export { createTemplateOutputParser } from './template-output-parser';
 
-/** The template connector with default settings. */
-export const template = createTemplate();
+/** The connector with default settings. */
+export const templateConnector = createTemplate();
 
 /** bullswarm imports a configured connector package and unwraps this default export. */
-export default template;
+export default templateConnector;

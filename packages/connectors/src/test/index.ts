@@ -1,0 +1,8 @@
+export { ConformanceError } from './conformance-error';
+export {
+  type ConformanceCheck,
+  type ConformanceSample,
+  type ConformanceSamples,
+  type ConnectorConformanceOptions,
+  connectorConformanceChecks,
+} from './connector-conformance';
