@@ -47,9 +47,10 @@ interface PostgresTransaction {
  * and proves one connection, so an unreachable server is a `StoreUnavailableError` (`unreachable`,
  * exit 1) naming the URL without its password — never a fall-back to the local file.
  *
- * Connections run `synchronous_commit = off` unless the URL sets `options` itself: the same
- * durability as the embedded store's WAL with `synchronous=NORMAL` (a crash of the server may lose
- * the last commits, never corrupt), at a fraction of the commit latency. Statements are bounded by
+ * Commits keep the server's durability (`synchronous_commit` as the server sets it, on by
+ * default): with it off, a crash of the server loses the last fraction of a second of commits — an
+ * in-flight entry recorded just before — which the store's outage promise rules out (a URL may
+ * still say `?options=-c%20synchronous_commit%3Doff` for a faster, less durable ledger). Statements are bounded by
  * `statement_timeout`, lock waits by `lock_timeout`, an idle open transaction (a process that hung
  * mid-transaction) by `idle_in_transaction_session_timeout`.
  */
@@ -67,7 +68,6 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     statement_timeout: options.statementTimeoutMs ?? 60_000,
     lock_timeout: options.lockTimeoutMs ?? 30_000,
     idle_in_transaction_session_timeout: 60_000,
-    options: '-c synchronous_commit=off',
     types: postgresTypes(pg.types),
   };
   const pool = new pg.Pool(config);
@@ -78,6 +78,8 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
   await engine.prove();
   return engine;
 }
+
+const guardedClients = new WeakSet<PoolClient>();
 
 class PostgresEngine implements SqlEngine {
   readonly dialect = POSTGRES_DIALECT;
@@ -98,7 +100,7 @@ class PostgresEngine implements SqlEngine {
   /** One round trip at open: unreachable → `StoreUnavailableError` at once, no reconnecting. */
   async prove(): Promise<void> {
     try {
-      const client = await this.pool.connect();
+      const client = this.guarded(await this.pool.connect());
       try {
         await client.query('SELECT 1');
       } finally {
@@ -219,6 +221,19 @@ class PostgresEngine implements SqlEngine {
   }
 
   /**
+   * A pool connection with an 'error' listener: a connection that dies while checked out emits
+   * 'error' besides failing its query, and without a listener that would end the process. The
+   * failure itself reaches the caller through the query.
+   */
+  private guarded(client: PoolClient): PoolClient {
+    if (!guardedClients.has(client)) {
+      guardedClients.add(client);
+      client.on('error', () => {});
+    }
+    return client;
+  }
+
+  /**
    * Returns a connection to the pool after a transaction, its advisory locks released first; a
    * connection whose locks could not be given back is closed instead (which releases them). Never throws.
    */
@@ -242,7 +257,7 @@ class PostgresEngine implements SqlEngine {
     let clock = lost;
     for (;;) {
       try {
-        return await this.pool.connect();
+        return this.guarded(await this.pool.connect());
       } catch (error) {
         if (!isConnectionError(error)) throw this.unavailable(operation, 'unreachable', error, 0);
         clock ??= new ReconnectClock(this.reconnectMs);
