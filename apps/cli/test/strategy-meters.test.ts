@@ -207,6 +207,66 @@ describe('bullswarm meters', () => {
     );
   });
 
+  it('a new set keeps the windows it does not mention; one that leaves the pool unpaced says what to add', async () => {
+    const dir = home();
+    const env = nowEnv(NOW);
+    const meters = (...args: string[]) => bullswarm(['meters', 'set', 'sim:a', ...args], { home: dir, env });
+    const first = await meters('--5h', '20', '--resets-at', '5h=2026-11-30T14:00:00Z');
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).toBe(
+      'warning: sim:a is paced on its weekly window, which this reading has no share of, so its pace is unknown (surplus -): add --weekly <pct> --resets-at weekly=<iso>\n',
+    );
+    const second = await meters('--weekly', '80');
+    expect(second.stdout).toBe(
+      'sim:a meter set by hand: weekly 80%\n' +
+        'kept from the earlier reading: 5h 20% (resets 2026-11-30T14:00:00Z) (`bullswarm meters clear sim:a` drops every window)\n',
+    );
+    expect(second.stderr).toBe(
+      'warning: sim:a is paced on its weekly window and this reading does not say when it resets, so its pace is unknown (surplus -): add --resets-at weekly=<iso>, e.g. --resets-at weekly=2026-12-01T00:00:00Z\n',
+    );
+    expect((await bullswarm(['pools'], { home: dir, env })).stdout).toMatch(
+      /^sim:a +cost=1 .* weekly used 80% elapsed \?% \[manual\] surplus=- inflight=0 5h=20% /m,
+    );
+    const third = await meters('--weekly', '80', '--resets-at', 'weekly=2026-12-02T12:00:00Z');
+    expect(third.stderr).toBe('');
+    // The reset stays with the window; the 5-hour share stays too.
+    const fourth = await meters('--weekly', '85');
+    expect(fourth.stdout).toContain(
+      'sim:a meter set by hand: weekly 85% (resets 2026-12-02T12:00:00Z) (the reset of weekly kept from the earlier reading)\n',
+    );
+    expect(fourth.stderr).toBe('');
+    expect((await bullswarm(['pools'], { home: dir, env })).stdout).toMatch(
+      /^sim:a +cost=1 .* weekly used 85% elapsed 71.4% \[manual\] surplus=-13.6 inflight=0 5h=20% /m,
+    );
+    const json = JSON.parse((await meters('--monthly', '10', '--json')).stdout);
+    expect(json.windows.map((w: { kind: string }) => w.kind)).toEqual(['five_hour', 'weekly', 'monthly']);
+    expect(json.kept.map((w: { kind: string }) => w.kind)).toEqual(['five_hour', 'weekly']);
+  });
+
+  it('a monthly reading on a pool paced weekly points at strategy set-subscription --quota-window monthly', async () => {
+    const dir = home();
+    const env = nowEnv(NOW);
+    const set = await bullswarm(
+      ['meters', 'set', 'sim:a', '--monthly', '40', '--resets-at', 'monthly=2026-12-10T00:00:00Z'],
+      { home: dir, env },
+    );
+    expect(set.exitCode).toBe(0);
+    expect(set.stderr).toBe(
+      'warning: sim:a is paced on its weekly window, which this monthly reading has no share of (pools shows weekly used ?%): if its quota resets monthly, run `bullswarm strategy set-subscription sim:a --quota-window monthly`; else add --weekly <pct>\n',
+    );
+    expect((await bullswarm(['pools'], { home: dir, env })).stdout).toMatch(/^sim:a +.* weekly used \?% /m);
+    const sub = await bullswarm(['strategy', 'set-subscription', 'sim:a', '--quota-window', 'monthly'], {
+      home: dir,
+      env,
+    });
+    expect(sub.exitCode).toBe(0);
+    expect((await bullswarm(['pools'], { home: dir, env })).stdout).toMatch(
+      /^sim:a +.* monthly used 40% elapsed [\d.]+% \[manual\] surplus=/m,
+    );
+    const again = await bullswarm(['meters', 'set', 'sim:a', '--monthly', '45'], { home: dir, env });
+    expect(again.stderr).toBe('');
+  });
+
   it('refuses bad readings naming the flag', async () => {
     const dir = home();
     for (const [args, message] of [

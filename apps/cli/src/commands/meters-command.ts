@@ -6,6 +6,7 @@ import { readAll } from '../cli/cli-io';
 import {
   type CommandContext,
   openCliHome,
+  openCliRuntime,
   printJson,
   usableCliLabels,
   userHomeOf,
@@ -17,6 +18,7 @@ import {
   parseWindowName,
   windowFlagName,
 } from '../parse/parse-options';
+import { describeWindow, manualReadingAdvice, mergeManualReading } from './manual-reading';
 
 /** Options of `bullswarm meters set`. */
 export interface MetersSetOptions {
@@ -85,40 +87,69 @@ export function manualWindows(options: MetersSetOptions): MeterWindow[] {
 
 /**
  * `bullswarm meters set <pool> …`: a manual reading, which replaces the pool's meter source (shown
- * `[manual]` in `bullswarm pools`) until `meters clear`.
+ * `[manual]` in `bullswarm pools`) until `meters clear`. It is laid over the pool's earlier manual
+ * reading ({@link mergeManualReading}: the windows it does not name are kept), and a reading that
+ * leaves the pool unpaced says on stderr what to add ({@link manualReadingAdvice}).
  */
 export async function metersSetCommand(
   context: CommandContext,
   ref: string,
   options: MetersSetOptions,
 ): Promise<void> {
-  const windows = manualWindows(options);
-  const { home, clock } = await openHomeFor(context);
-  const poolId = home.resolvePoolRef(ref);
-  const store = home.openStore();
+  const given = manualWindows(options);
+  const runtime = await openCliRuntime(context);
   try {
-    const now = clock();
-    store.meters.setManual(poolId, windows, now);
+    const poolId = runtime.home.resolvePoolRef(ref);
+    const pool = runtime.state.pools.find((candidate) => candidate.id === poolId);
+    const store = runtime.requireStore();
+    const now = runtime.clock();
+    const merged = mergeManualReading(given, store.meters.getManual(poolId)?.windows ?? [], now);
+    store.meters.setManual(poolId, merged.windows, now);
+    const pacingWindow =
+      pool?.subscription?.quotaWindow ??
+      (pool === undefined ? undefined : runtime.connectors.get(pool.connector)?.pacingWindow) ??
+      'weekly';
+    const advice = manualReadingAdvice(merged.windows, {
+      ref,
+      pacingWindow,
+      subscriptionResets:
+        pool?.subscription?.resetsAt !== undefined && pool.subscription.quotaWindow === pacingWindow,
+    });
     if (options.json) {
+      const json = (w: MeterWindow) => ({
+        ...w,
+        resetsAt: w.resetsAt === undefined ? null : formatTime(w.resetsAt),
+      });
       printJson(context, {
         poolId,
         setAt: formatTime(now),
-        windows: windows.map((w) => ({
-          ...w,
-          resetsAt: w.resetsAt === undefined ? null : formatTime(w.resetsAt),
-        })),
+        windows: merged.windows.map(json),
+        kept: merged.kept.map(json),
+        dropped: merged.dropped.map(json),
+        pacingWindow,
+        advice,
       });
       return;
     }
-    const text = windows
-      .map(
-        (w) =>
-          `${windowFlagName(w.kind)} ${formatCompact(w.usedPct)}%${w.resetsAt === undefined ? '' : ` (resets ${formatTime(w.resetsAt)})`}`,
-      )
-      .join(', ');
-    context.io.out(`${ref} meter set by hand: ${text}\n`);
+    const named = merged.windows.filter((w) => !merged.kept.includes(w));
+    const parts = [`${ref} meter set by hand: ${named.map(describeWindow).join(', ')}`];
+    if (merged.resetKept.length > 0) {
+      parts.push(
+        `(the reset of ${merged.resetKept.map(windowFlagName).join(', ')} kept from the earlier reading)`,
+      );
+    }
+    context.io.out(`${parts.join(' ')}\n`);
+    if (merged.kept.length > 0) {
+      context.io.out(
+        `kept from the earlier reading: ${merged.kept.map(describeWindow).join(', ')} (\`bullswarm meters clear ${ref}\` drops every window)\n`,
+      );
+    }
+    for (const window of merged.dropped) {
+      context.io.out(`dropped the earlier ${describeWindow(window)}: that window has reset since\n`);
+    }
+    for (const line of advice) context.io.err(`${context.errColors.yellow('warning')}: ${line}\n`);
   } finally {
-    store.close();
+    runtime.close();
   }
 }
 
