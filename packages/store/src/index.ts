@@ -91,6 +91,7 @@ export { InvalidEnvironmentError } from './errors/invalid-environment-error';
 export { InvalidHomeError } from './errors/invalid-home-error';
 export { InvalidLabelError, type InvalidLabelReason } from './errors/invalid-label-error';
 export { NestedFileLockError } from './errors/nested-file-lock-error';
+export { SharedStoreUnsupportedError } from './errors/shared-store-unsupported-error';
 export { StoreBusyError } from './errors/store-busy-error';
 export { StoreInputError } from './errors/store-input-error';
 export { StoreMigrationError } from './errors/store-migration-error';

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Mutator } from '../config/config-file';
 import {
   clearLabel,
@@ -12,8 +12,10 @@ import {
 } from '../config/pool-labels';
 import type { PoolLabelsFile } from '../config/pool-labels-schema';
 import { readState, updateState } from '../config/state-file';
-import type { StateFile } from '../config/state-file-schema';
+import { emptyState, type StateFile } from '../config/state-file-schema';
+import { redactStoreUrl } from '../engine/store-url';
 import { InvalidHomeError } from '../errors/invalid-home-error';
+import { SharedStoreUnsupportedError } from '../errors/shared-store-unsupported-error';
 import type { FileLockOptions } from '../files/file-lock';
 import {
   type EmbeddedBullswarmStore,
@@ -22,6 +24,7 @@ import {
   openStoreIfExists,
 } from '../sqlite/open-store';
 import { type HomePaths, homePaths, resolveHome } from './home-paths';
+import { homeStoreTarget } from './open-home-store';
 
 /** Options of {@link openHome}. */
 export interface OpenHomeOptions {
@@ -88,6 +91,41 @@ function assertHomeIsDirectory(home: string): void {
 }
 
 /**
+ * The synchronous store is the local SQLite file only: when a Postgres store is configured, opening
+ * it is refused (until the caller moves to `openHomeStore`), never a quiet fall-back to the file.
+ * @throws SharedStoreUnsupportedError
+ */
+function refuseSharedStore(paths: HomePaths, env: OpenHomeOptions['env']): void {
+  // Cheap first: the variable, then state.json only when it names the key (a start stays fast);
+  // a state.json that does not validate is the caller's to report, not this check's.
+  const readConfiguredState = (): StateFile => {
+    let text: string;
+    try {
+      text = readFileSync(paths.statePath, 'utf8');
+    } catch {
+      return emptyState();
+    }
+    if (!text.includes('storeUrl')) return emptyState();
+    try {
+      return readState(paths);
+    } catch {
+      return emptyState();
+    }
+  };
+  const target = homeStoreTarget(
+    { dbPath: paths.dbPath, readState: readConfiguredState },
+    env ?? process.env,
+  );
+  if (target.engine === 'postgres') {
+    throw new SharedStoreUnsupportedError({
+      source: target.source,
+      location: redactStoreUrl(target.url),
+      dbPath: paths.dbPath,
+    });
+  }
+}
+
+/**
  * Open the state home: `options.home`, else `$BULLSWARM_HOME`, else `~/.bullswarm`.
  *
  * @throws InvalidHomeError when that path exists and is not a directory.
@@ -121,7 +159,13 @@ export function openHome(options: OpenHomeOptions = {}): BullswarmHome {
       const state = readState(paths);
       return resolvePoolRef(ref, state, usableLabels(readLabels(paths), state));
     },
-    openStore: (storeOptions = {}) => openStore({ ...storeOptions, dbPath: paths.dbPath }),
-    openStoreIfExists: (storeOptions = {}) => openStoreIfExists({ ...storeOptions, dbPath: paths.dbPath }),
+    openStore: (storeOptions = {}) => {
+      refuseSharedStore(paths, options.env);
+      return openStore({ ...storeOptions, dbPath: paths.dbPath });
+    },
+    openStoreIfExists: (storeOptions = {}) => {
+      refuseSharedStore(paths, options.env);
+      return openStoreIfExists({ ...storeOptions, dbPath: paths.dbPath });
+    },
   };
 }
