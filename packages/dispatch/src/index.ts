@@ -33,7 +33,7 @@ export {
   watchWorkTree,
 } from './attempt/work-tree-watcher';
 export { abortableSleep } from './dispatch/abortable-sleep';
-export { dispatchTask, workerSilenceMs } from './dispatch/dispatch-task';
+export { dispatchTask } from './dispatch/dispatch-task';
 export type {
   AttemptReport,
   DispatchEvent,
@@ -62,6 +62,7 @@ export {
   WORKER_NO_PROGRESS_SEC,
   WORKER_SILENCE_SEC,
 } from './dispatch/watchdog-settings';
+export { workerSilenceMs } from './dispatch/worker-silence';
 export { DispatchError, type DispatchErrorReason } from './errors';
 export { createJsonlEventWriter, type JsonlEventWriter } from './events/jsonl-event-writer';
 export {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildPoolSnapshots } from '../snapshots/build-pool-snapshots';
 import { closeDispatchFixtures, createDispatchFixture, TEST_NOW } from '../test-support/dispatch-fixture';
-import { workerSilenceMs } from './dispatch-task';
+import { workerSilenceMs } from './worker-silence';
 
 afterEach(closeDispatchFixtures);
 
