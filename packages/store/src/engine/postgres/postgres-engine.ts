@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { StoreBusyError } from '../../errors/store-busy-error';
 import { StoreUnavailableError } from '../../errors/store-unavailable-error';
@@ -56,7 +57,7 @@ interface PostgresTransaction {
  */
 export async function openPostgresEngine(options: PostgresEngineOptions): Promise<SqlEngine> {
   const location = redactStoreUrl(options.url);
-  const pg = (await import('pg')).default;
+  const pg = loadPg(location);
   const config: PoolConfig = {
     connectionString: options.url,
     max: options.poolSize ?? 4,
@@ -77,6 +78,26 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
   const engine = new PostgresEngine(pool, options, location);
   await engine.prove();
   return engine;
+}
+
+/**
+ * Loads `pg` with a `require` from this module's own location, only when a Postgres store is
+ * opened. A computed `require` is never followed by a bundler, so the CLI's bundles never carry
+ * pg (their start time stays what it was): the CLI resolves it as an installed dependency, as it
+ * does better-sqlite3's addon.
+ */
+function loadPg(location: string): typeof import('pg') {
+  try {
+    return createRequire(import.meta.url)('pg') as typeof import('pg');
+  } catch (error) {
+    throw new StoreUnavailableError({
+      location,
+      operation: 'open',
+      reason: 'unreachable',
+      code: (error as { code?: string }).code ?? 'MODULE_NOT_FOUND',
+      detail: 'the Postgres driver (the pg package) is not installed beside bullswarm',
+    });
+  }
 }
 
 const guardedClients = new WeakSet<PoolClient>();
