@@ -139,6 +139,8 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
         });
       }
       const now = context.clock();
+      // The text is stored, sent to the lead and journalled: redacted once, here.
+      const text = context.redact.text(options.text);
       const escalation = context.tx(() => {
         const open = db
           .prepare(
@@ -157,7 +159,7 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
             .prepare(
               'INSERT INTO swarm_escalations (plan_repo, plan_id, task_id, class, text, raised_by, raised_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
             )
-            .run(plan.repo, plan.id, task ?? null, klass, options.text, by, now).lastInsertRowid,
+            .run(plan.repo, plan.id, task ?? null, klass, text, by, now).lastInsertRowid,
         );
         if (options.notify !== undefined && options.notify !== by) {
           insertNotice(
@@ -167,9 +169,10 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
               from: by,
               plan,
               kind: 'escalation',
-              text: `blocked ${klass}${task ? ` task ${task}` : ''}: ${options.text} (escalation #${id})`,
+              text: `blocked ${klass}${task ? ` task ${task}` : ''}: ${text} (escalation #${id})`,
             },
             now,
+            context.redact,
           );
         }
         return toEscalation(
@@ -186,9 +189,10 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
           escalation: escalation.id,
           class: klass,
           ...(task === undefined ? {} : { task }),
-          text: options.text,
+          text,
         },
         now,
+        context.redact,
       );
       return escalation;
     },
@@ -218,7 +222,13 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
         }
         db.prepare(
           'UPDATE swarm_escalations SET answer = ?, answered_by = ?, relayed_by = ?, answered_at = ? WHERE id = ?',
-        ).run(options.answer, options.by ?? 'developer', options.relayedBy ?? null, now, row.id);
+        ).run(
+          context.redact.text(options.answer),
+          options.by ?? 'developer',
+          options.relayedBy ?? null,
+          now,
+          row.id,
+        );
         return toEscalation(
           db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(row.id) as EscalationRow,
         );
@@ -237,6 +247,7 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
           ...(escalation.relayedBy === undefined ? {} : { relayedBy: escalation.relayedBy }),
         },
         now,
+        context.redact,
       );
       return escalation;
     },

@@ -104,7 +104,7 @@ export function createHandoffBook(context: SwarmContext): HandoffBook {
           options.task,
           options.author,
           options.authorPool ?? null,
-          options.reason,
+          context.redact.text(options.reason),
           now,
         );
         relinquishTaskIn(db, plan, options.task, options.author, options.packetPath, now);

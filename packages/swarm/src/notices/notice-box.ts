@@ -1,7 +1,9 @@
+import type { Redactor } from '@bullswarm/connectors/redact';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import type { PlanRef } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
 import type { SwarmContext, SwarmDatabase } from '../store/swarm-context';
+import { processRedactor } from '../store/swarm-redactor';
 
 /**
  * What a notice is about:
@@ -96,7 +98,12 @@ function toNotice(row: NoticeRow): Notice {
 }
 
 /** Inserts a notice (inside the caller's transaction); used by the lead book for lead notices. */
-export function insertNotice(db: SwarmDatabase, options: SendNoticeOptions, now: number): number {
+export function insertNotice(
+  db: SwarmDatabase,
+  options: SendNoticeOptions,
+  now: number,
+  redact: Redactor = processRedactor(),
+): number {
   const result = db
     .prepare(
       `INSERT INTO swarm_notices (recipient, sender, plan_repo, plan_id, epoch, kind, text, re, created_at)
@@ -109,7 +116,7 @@ export function insertNotice(db: SwarmDatabase, options: SendNoticeOptions, now:
       options.plan?.id ?? null,
       options.epoch ?? null,
       options.kind ?? 'text',
-      options.text,
+      redact.text(options.text),
       options.re ?? null,
       now,
     );
@@ -151,7 +158,7 @@ export function createNoticeBox(context: SwarmContext): NoticeBox {
         });
       }
       const now = context.clock();
-      const id = context.tx(() => insertNotice(db, options, now));
+      const id = context.tx(() => insertNotice(db, options, now, context.redact));
       return box.get(id)!;
     },
     readInbox(address) {

@@ -1,7 +1,9 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendLine, openAppendOnly } from '@bullswarm/connectors/internal';
+import type { Redactor } from '@bullswarm/connectors/redact';
 import { PlanFileError } from '../errors/plan-file-error';
+import { processRedactor } from '../store/swarm-redactor';
 
 /**
  * The three kinds of journal entries (swarm-autonomy, "The record"):
@@ -37,13 +39,18 @@ export interface JournalEntry {
  * then fsync, so concurrent writers (the lead and its lanes) never interleave inside a line and a
  * crash leaves whole lines only. A line torn by a writer killed mid-write is sealed first (see
  * `appendLine` in `@bullswarm/connectors/internal`) and skipped by {@link readJournal}.
+ *
+ * The journal lives in the repository (it may be committed), so every string of the entry passes
+ * through `redact` first (default: the token shapes and this process's credential values; callers
+ * with a swarm context pass its `redact`, which knows every pool's account environment).
  */
 export function appendJournal(
   journalFile: string,
   entry: Omit<JournalEntry, 'at'> & { readonly at?: string },
   now: number,
+  redact: Redactor = processRedactor(),
 ): JournalEntry {
-  const full = { at: entry.at ?? new Date(now).toISOString(), ...entry } as JournalEntry;
+  const full = redact.value({ at: entry.at ?? new Date(now).toISOString(), ...entry } as JournalEntry);
   mkdirSync(dirname(journalFile), { recursive: true });
   const fd = openAppendOnly(journalFile, 0o644);
   try {

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { createRedactor, type Redactor } from '@bullswarm/connectors/redact';
 import { createClock, type EmbeddedBullswarmStore } from '@bullswarm/store';
 import { type AgentRegistry, createAgentRegistry } from '../agents/agent-registry';
 import { createEscalationBook, type EscalationBook } from '../escalations/escalation-book';
@@ -10,6 +11,7 @@ import { resolveSwarmSettings, type SwarmEnv, type SwarmSettings } from '../sett
 import { createTaskBook, type TaskBook } from '../tasks/task-book';
 import type { SwarmContext } from './swarm-context';
 import { SWARM_NAMESPACE, swarmMigrations } from './swarm-migrations';
+import { processRedactor } from './swarm-redactor';
 
 /** Options of {@link createSwarm}. */
 export interface CreateSwarmOptions {
@@ -23,6 +25,12 @@ export interface CreateSwarmOptions {
   readonly settings?: Partial<SwarmSettings>;
   /** This machine's name (default `os.hostname()`). */
   readonly host?: string;
+  /**
+   * What notice and escalation text and journal entries pass through (`runtimeRedactor(runtime)` of
+   * dispatch: the process's and every pool's credential values); default the token shapes and the
+   * credential values of `env`.
+   */
+  readonly redactor?: Redactor;
 }
 
 /**
@@ -65,6 +73,7 @@ export function createSwarm(options: CreateSwarmOptions): Swarm {
     clock: options.clock ?? createClock(env),
     settings: { ...resolveSwarmSettings(env), ...options.settings },
     host: options.host ?? hostname(),
+    redact: options.redactor ?? (options.env === undefined ? processRedactor() : createRedactor([env])),
     tx: (fn) => store.transaction(fn),
   };
   const agents = createAgentRegistry(context);

@@ -1,3 +1,4 @@
+import type { Redactor } from '@bullswarm/connectors/redact';
 import type { EmbeddedBullswarmStore } from '@bullswarm/store';
 import type { SwarmSettings } from '../settings/swarm-env';
 
@@ -13,6 +14,11 @@ export interface SwarmContext {
   readonly settings: SwarmSettings;
   /** This machine's name (agents on other hosts are judged by heartbeat alone). */
   readonly host: string;
+  /**
+   * What free text passes through before it is stored or journalled (notice and escalation text,
+   * answers, journal entries): token shapes and credential values become `[redacted <kind>]`.
+   */
+  readonly redact: Redactor;
   /** A write transaction (`BEGIN IMMEDIATE`, retried on busy): every compare-and-set runs in one. */
   tx<T>(fn: () => T): T;
 }

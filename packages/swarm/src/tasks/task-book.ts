@@ -196,7 +196,14 @@ export function createTaskBook(context: SwarmContext): TaskBook {
         db.prepare(
           `INSERT INTO swarm_task_done (plan_repo, plan_id, task_id, by, evidence, at) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (plan_repo, plan_id, task_id) DO UPDATE SET by = excluded.by, evidence = excluded.evidence, at = excluded.at`,
-        ).run(plan.repo, plan.id, task, address, JSON.stringify(options.evidence ?? []), now);
+        ).run(
+          plan.repo,
+          plan.id,
+          task,
+          address,
+          JSON.stringify(context.redact.value(options.evidence ?? [])),
+          now,
+        );
         db.prepare('DELETE FROM swarm_task_claims WHERE plan_repo = ? AND plan_id = ? AND task_id = ?').run(
           plan.repo,
           plan.id,
