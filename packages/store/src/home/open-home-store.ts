@@ -4,25 +4,14 @@ import {
   openAsyncStore,
   openAsyncStoreIfExists,
 } from '../books/open-async-store';
-import { resolveStoreTarget, type StoreTarget } from '../engine/store-target';
 import { resolveHostId } from '../hosts/host-id';
+import { homeStoreTarget } from './home-store-target';
 import type { BullswarmHome } from './open-home';
+
+export { homeStoreTarget } from './home-store-target';
 
 /** Options of {@link openHomeStore}: everything but what the home decides itself. */
 export type OpenHomeStoreOptions = Omit<OpenAsyncStoreOptions, 'target' | 'hostId'>;
-
-/**
- * The store a home points at: `BULLSWARM_STORE_URL`, else `config.storeUrl` of its state.json,
- * else its own `bullswarm.db` (see `resolveStoreTarget`).
- * @throws ConfigFileError for an invalid state.json; InvalidEnvironmentError for a bad URL.
- */
-export function homeStoreTarget(
-  home: Pick<BullswarmHome, 'readState' | 'dbPath'>,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): StoreTarget {
-  const configUrl = home.readState().config.storeUrl;
-  return resolveStoreTarget({ env, dbPath: home.dbPath, ...(configUrl === undefined ? {} : { configUrl }) });
-}
 
 /**
  * Opens the asynchronous store of a home, creating it when missing (the SQLite file, or the

@@ -24,7 +24,7 @@ import {
   openStoreIfExists,
 } from '../sqlite/open-store';
 import { type HomePaths, homePaths, resolveHome } from './home-paths';
-import { homeStoreTarget } from './open-home-store';
+import { homeStoreTarget } from './home-store-target';
 
 /** Options of {@link openHome}. */
 export interface OpenHomeOptions {

@@ -180,8 +180,9 @@ export const coreMigrations: StoreMigrations = {
     // 4: hosts sharing one store. The dispatching process renews `heartbeat_at` of its entries
     // (store heartbeat); another host's entry is reaped when it is older than the TTL, never by a
     // pid check. NULL (an entry written before step 4) counts as `started_at`.
-    `ALTER TABLE inflight ADD COLUMN heartbeat_at BIGINT;
-    CREATE INDEX inflight_host_pid ON inflight (host, pid);`,
+    // (No new index: the renewal's `WHERE host = ? AND pid = ?` uses inflight_host, and every
+    // record and release would pay for one more.)
+    'ALTER TABLE inflight ADD COLUMN heartbeat_at BIGINT;',
     // 5: ownership claims (one process owns a named thing, e.g. a workflow run): unique by the
     // primary key, judged like ledger entries (pid + start time on this host, heartbeat elsewhere).
     `CREATE TABLE store_claims (

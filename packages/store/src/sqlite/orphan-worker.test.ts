@@ -149,7 +149,6 @@ describe.runIf(process.platform === 'linux')('orphaned workers of a dead dispatc
     const raw = new Database(dbPath);
     raw.exec(`ALTER TABLE inflight DROP COLUMN worker_start_time;
       ALTER TABLE meter_cache DROP COLUMN meter_error_detail;
-      DROP INDEX inflight_host_pid;
       ALTER TABLE inflight DROP COLUMN heartbeat_at;
       DROP TABLE store_claims;
       DELETE FROM schema_migrations WHERE namespace = 'store' AND version > 1;
