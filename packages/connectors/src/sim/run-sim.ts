@@ -5,6 +5,7 @@ import { parseSimArgs, SIM_USAGE, type SimArgs } from './sim-args';
 import { createSimEmitter, type SimOutput } from './sim-emitters';
 import { exhaustOnMeter, spendOnMeter } from './sim-meter';
 import { type SelectedScenario, SimScenarioError, selectScenario, stripDirective } from './sim-scenario';
+import { schemaAnswerBlock } from './sim-schema-answer';
 
 /** What one sim run needs from its process (injected so the logic is testable in-process too). */
 export type SimIo = {
@@ -118,7 +119,9 @@ export async function runSim(io: SimIo): Promise<number> {
           : isPongProbe(task)
             ? 'PONG'
             : `sim: done: ${task.slice(0, 60)}`;
-      return succeed(answer);
+      // A workflow step with an output schema gets the smallest object its schema accepts.
+      const block = typeof p.answer === 'string' ? undefined : schemaAnswerBlock(task);
+      return succeed(block === undefined ? answer : `${answer}\n${block}`);
     }
     case 'echo':
       return succeed(task);
@@ -238,7 +241,9 @@ export async function runSim(io: SimIo): Promise<number> {
       const code = num(p.code, 'code', 1);
       emit.partial();
       const message =
-        typeof p.message === 'string' ? p.message : `bullswarm-sim crashed on purpose (scenario crash, code ${code})`;
+        typeof p.message === 'string'
+          ? p.message
+          : `bullswarm-sim crashed on purpose (scenario crash, code ${code})`;
       io.out.stderr(`Error: ${message}\n`);
       return code === 0 ? 1 : code;
     }
