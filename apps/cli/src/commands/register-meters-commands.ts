@@ -7,7 +7,15 @@ import { collect } from '../parse/parse-options';
 export function registerMetersCommands(program: Command, { contextOf }: RegistrarSetup): void {
   const meters = program
     .command('meters')
-    .description('manual meter readings, and the Claude Code statusLine capture');
+    .description('manual meter readings, and the Claude Code statusLine capture')
+    .addHelpText(
+      'after',
+      examples(
+        'bullswarm meters set grok --weekly 74 --resets-at weekly=2026-12-01T00:00:00Z',
+        'bullswarm meters clear grok',
+        'bullswarm meters claude-statusline   # as Claude Code runs it, its status JSON on stdin',
+      ),
+    );
 
   meters
     .command('set')
