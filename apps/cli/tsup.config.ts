@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,42 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 
 const providersSource = new URL('../../providers/', import.meta.url);
 const providersTarget = new URL('./dist/providers/', import.meta.url);
+const templateSource = new URL('../../examples/connector-template/', import.meta.url);
+const templateTarget = new URL('./dist/connector-template/', import.meta.url);
+
+/**
+ * `bullswarm connectors init` writes the connector template (examples/connector-template, see
+ * src/connectors/scaffold-connector.ts): copied into dist/connector-template/ without what its
+ * build and install made, as the standalone package a user gets. Its package.json is the one to
+ * publish: not private, and each workspace range is `^` the version of that package here (so
+ * `@bullswarm/connectors` is `^<the connectors version this CLI bundles>`). `.gitignore` is
+ * shipped as `gitignore` (npm never packs a `.gitignore`); init renames it back.
+ */
+function copyConnectorTemplate(): void {
+  rmSync(templateTarget, { recursive: true, force: true });
+  const from = fileURLToPath(templateSource);
+  cpSync(from, fileURLToPath(templateTarget), {
+    recursive: true,
+    filter: (path) => !/^(?:node_modules|dist|test-results|\.turbo)(?:[\\/]|$)/.test(relative(from, path)),
+  });
+  const file = new URL('package.json', templateTarget);
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  delete pkg.private;
+  pkg.version = '0.1.0';
+  for (const field of ['dependencies', 'devDependencies', 'peerDependencies']) {
+    const ranges = pkg[field] as Record<string, string> | undefined;
+    for (const [name, range] of Object.entries(ranges ?? {})) {
+      if (!range.startsWith('workspace:')) continue;
+      const dir = name.replace(/^@bullswarm\//, '');
+      const own = JSON.parse(
+        readFileSync(new URL(`../../packages/${dir}/package.json`, import.meta.url), 'utf8'),
+      );
+      ranges![name] = `^${(own as { version: string }).version}`;
+    }
+  }
+  writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+  renameSync(new URL('.gitignore', templateTarget), new URL('gitignore', templateTarget));
+}
 
 /**
  * zod re-exports every message locale (`z.locales`, ~40 files, a third of zod's size), and a
@@ -278,6 +314,7 @@ export default defineConfig([
         cpSync(providersSource, providersTarget, { recursive: true });
         await writeBuiltinManifests();
       }
+      copyConnectorTemplate();
       for (const file of ['index.js', 'sim-cli.js']) {
         const path = new URL(`./dist/${file}`, import.meta.url);
         if (existsSync(path)) chmodSync(path, 0o755);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { RegistrarSetup } from '../cli/command-registrar';
 import { examples } from '../output/help-examples';
 
-/** Registers `bullswarm connectors`: add, remove, list. */
+/** Registers `bullswarm connectors`: add, remove, list, init. */
 export function registerConnectorsCommands(program: Command, { contextOf }: RegistrarSetup): void {
   const connectors = program
     .command('connectors')
@@ -15,6 +15,7 @@ export function registerConnectorsCommands(program: Command, { contextOf }: Regi
         'bullswarm connectors add bullswarm-connector-foo',
         'bullswarm connectors add ./path/to/bullswarm-connector-foo',
         'bullswarm connectors list',
+        'bullswarm connectors init bullswarm-connector-foo',
       ),
     );
 
@@ -63,5 +64,28 @@ export function registerConnectorsCommands(program: Command, { contextOf }: Regi
     .action(async (_options, command: Command) => {
       const { connectorsListCommand } = await import('./connectors-command');
       await connectorsListCommand(contextOf(command), command.optsWithGlobals());
+    });
+
+  connectors
+    .command('init')
+    .description(
+      'write a new connector package into a new or empty directory: connector.json, a parser, tsconfig, tsup build, vitest tests with the conformance suite',
+    )
+    .argument('<dir>', 'the package directory, e.g. bullswarm-connector-my-agent')
+    .option('--id <id>', 'the connector id (default: the directory name without "bullswarm-connector-")')
+    .option('--json', 'print the package written (directory, name, id, files) as JSON')
+    .addHelpText(
+      'after',
+      '\nThe package depends on @bullswarm/connectors by version; npm test runs its unit tests and the\n' +
+        'conformance suite of @bullswarm/connectors/test on its captured samples.\n' +
+        examples(
+          'bullswarm connectors init bullswarm-connector-my-agent',
+          'bullswarm connectors init ./acme --id acme',
+          'cd bullswarm-connector-my-agent && npm install && npm test && bullswarm connectors add .',
+        ),
+    )
+    .action(async (dir: string, _options, command: Command) => {
+      const { connectorsInitCommand } = await import('./connectors-init-command');
+      await connectorsInitCommand(contextOf(command), dir, command.optsWithGlobals());
     });
 }
