@@ -1,8 +1,8 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { tempDirs } from '@bullswarm/test-support/temp-dirs';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ManifestConnector } from '../manifest/create-manifest-connector';
 import { parseConnectorManifest } from '../manifest/parse-connector-manifest';
 import {
@@ -14,11 +14,14 @@ import {
 } from './builtin-manifests-file';
 import { loadBuiltinConnectors } from './load-builtin-connectors';
 
+const scratchDirs = tempDirs();
+afterAll(() => scratchDirs.cleanup());
+
 const repoProviders = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'providers');
 
 /** A copy of the repo's providers/ in a temp dir (named `providers`, as the build's copy is). */
 function copyProviders(): string {
-  const directory = join(mkdtempSync(join(tmpdir(), 'bullswarm-builtin-')), 'providers');
+  const directory = join(scratchDirs.make('bullswarm-builtin-'), 'providers');
   cpSync(repoProviders, directory, { recursive: true });
   return directory;
 }

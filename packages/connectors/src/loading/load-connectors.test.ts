@@ -1,8 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { tempDirs } from '@bullswarm/test-support/temp-dirs';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectorLoadError, DuplicateConnectorError } from '../errors';
 import { defaultBuiltinProvidersDirectory, loadBuiltinConnectors } from './load-builtin-connectors';
 import { loadConfiguredConnectors } from './load-configured-connectors';
@@ -20,8 +20,11 @@ function manifest(id: string, extra: Record<string, unknown> = {}) {
   return { ...rest, id, displayName: `Connector ${id}`, ...extra };
 }
 
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
 function tempDir(prefix: string) {
-  return mkdtempSync(join(tmpdir(), `bullswarm-${prefix}-`));
+  return dirs.make(`bullswarm-${prefix}-`);
 }
 
 function writeManifest(root: string, folder: string, content: unknown) {

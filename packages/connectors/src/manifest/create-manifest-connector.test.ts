@@ -1,7 +1,7 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { tempDirs } from '@bullswarm/test-support/temp-dirs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SIM_CLI_PATH } from '../bundled-command';
 import { ConnectorTemplateError } from '../errors';
 import { loadBuiltinConnectors } from '../loading';
@@ -16,6 +16,9 @@ import {
   poolCredentialGroup,
   renderMeterSource,
 } from './create-manifest-connector';
+
+const scratchDirs = tempDirs();
+afterAll(() => scratchDirs.cleanup());
 
 const builtins = new Map(
   (await loadBuiltinConnectors()).connectors.map((loaded) => [
@@ -264,7 +267,7 @@ describe('manifest connector fields', () => {
 
 describe('detect', () => {
   it('finds the binary on PATH and accounts from the globs', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'bullswarm-detect-'));
+    const root = scratchDirs.make('bullswarm-detect-');
     const bin = join(root, 'bin');
     const home = join(root, 'home');
     mkdirSync(bin);

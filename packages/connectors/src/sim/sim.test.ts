@@ -1,13 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { tempDirs } from '@bullswarm/test-support/temp-dirs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadBuiltinConnectors } from '../loading';
 import { connectorManifestSchema } from '../manifest/connector-manifest-schema';
 import { createManifestConnector, type ManifestConnector } from '../manifest/create-manifest-connector';
 import type { ConnectorV1, ConnectorV1Outcome, ConnectorV1ParsedOutput } from '../spec/v1';
 import type { SimMeterReading } from './sim-meter';
+
+const scratchDirs = tempDirs();
+afterAll(() => scratchDirs.cleanup());
 
 const NOW_ISO = '2026-11-30T12:00:00.000Z';
 const NOW = Date.parse(NOW_ISO);
@@ -52,7 +56,7 @@ type RunOptions = {
 };
 
 function runConnector(connector: ConnectorV1, prompt: string, options: RunOptions = {}): Promise<Run> {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'bullswarm-sim-cwd-'));
+  const cwd = options.cwd ?? scratchDirs.make('bullswarm-sim-cwd-');
   const invocation = connector.buildInvocation({
     prompt,
     ...(options.model === undefined ? {} : { model: options.model }),
@@ -125,7 +129,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const simHome = () => mkdtempSync(join(tmpdir(), 'bullswarm-sim-home-'));
+const simHome = () => scratchDirs.make('bullswarm-sim-home-');
 const readMeter = (home: string) =>
   JSON.parse(readFileSync(join(home, 'meter.json'), 'utf8')) as SimMeterReading;
 
@@ -257,7 +261,7 @@ describe.each([
     });
 
     it('write: files relative to the cwd; read-only-loop changes none', async () => {
-      const cwd = mkdtempSync(join(tmpdir(), 'bullswarm-sim-write-'));
+      const cwd = scratchDirs.make('bullswarm-sim-write-');
       const run = await runConnector(connector, directive('[sim:write,file=docs/NOTES.md,content=hello]'), {
         cwd,
       });
@@ -429,7 +433,7 @@ describe('bullswarm-sim behaviour', () => {
 
   it('logs one JSON line per invocation to BULLSWARM_SIM_LOG', async () => {
     const log = join(simHome(), 'sim.log');
-    const cwd = mkdtempSync(join(tmpdir(), 'bullswarm-sim-logcwd-'));
+    const cwd = scratchDirs.make('bullswarm-sim-logcwd-');
     await runConnector(simClaude, 'one', {
       cwd,
       env: { BULLSWARM_SIM_LOG: log, BULLSWARM_POOL: 'sim:acme' },
