@@ -5,6 +5,7 @@
  */
 
 export { appendLine, endsInsideLine, openAppendOnly } from './files/append-line';
+export { asFileWriteError, FileWriteError } from './files/file-write-error';
 export {
   type JsonRead,
   type JsonReadProblem,
@@ -13,6 +14,7 @@ export {
   readFailure,
   readJsonFile,
 } from './files/read-json-file';
+export { checkWriteFault, WRITE_FAULT_VARIABLE } from './files/write-fault';
 export {
   fsyncDirectory,
   removeStaleTempFiles,

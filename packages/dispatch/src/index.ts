@@ -130,6 +130,7 @@ export {
   routeTask,
   runResultJson,
   runsDirOf,
+  runtimeRedactor,
   type StartRunRecordOptions,
   startRunRecord,
   TaskInputError,

@@ -47,6 +47,7 @@ export {
   writeRunRecord,
 } from './runs/run-record';
 export { type RunRecorder, type StartRunRecordOptions, startRunRecord } from './runs/run-recorder';
+export { runtimeRedactor } from './runtime/runtime-redactor';
 export { type BullswarmRuntime, type OpenRuntimeOptions, openRuntime } from './runtime/open-runtime';
 export {
   BUILTIN_TIERS,

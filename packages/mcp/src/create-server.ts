@@ -1,3 +1,4 @@
+import { createRedactor } from '@bullswarm/connectors/redact';
 import { openRuntime } from '@bullswarm/dispatch/routing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { BullswarmMcpOptions, ToolContext } from './mcp-options';
@@ -48,6 +49,9 @@ export function createBullswarmMcpServer(options: BullswarmMcpOptions): Bullswar
   const stop = new AbortController();
   const pending = new Set<Promise<unknown>>();
   const warned = new Set<string>();
+  // Every tool result leaves through this (token shapes; the server's environment's credential
+  // values and those of every pool of every runtime a tool opened).
+  const redactor = createRedactor([options.env]);
   const track = (work: Promise<unknown>): void => {
     const settled = work.then(
       () => undefined,
@@ -62,7 +66,7 @@ export function createBullswarmMcpServer(options: BullswarmMcpOptions): Bullswar
     keep: track,
     tracked(handler) {
       return (...args) => {
-        const work = handler(...args);
+        const work = handler(...args).then((result) => redactor.value(result));
         track(work);
         return work;
       };
@@ -75,6 +79,7 @@ export function createBullswarmMcpServer(options: BullswarmMcpOptions): Bullswar
         projectDir: options.cwd,
         ...(open.createStore ? { createStore: true } : {}),
       });
+      for (const pool of runtime.state.pools) if (pool.env !== undefined) redactor.addEnv(pool.env);
       // As the CLI warns on every command, once per server here (stderr; stdout is the protocol's).
       const lines = [
         ...runtime.connectorLoad.warnings.map((w) => `warning: ${w}`),

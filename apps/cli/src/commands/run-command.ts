@@ -229,7 +229,7 @@ async function waitUntilRoutable(
   settings: NonNullable<RunPlan['whenReady']>,
   options: RunOptions,
 ): Promise<void> {
-  const { noPoolKind, routeTask } = await import('@bullswarm/dispatch/routing');
+  const { dryRunJson, routeTask } = await import('@bullswarm/dispatch/routing');
   const { countdownToBackAt } = await import('../cli/back-at-countdown');
   let waitedMs = 0;
   let lastBackAt: number | undefined;
@@ -256,13 +256,11 @@ async function waitUntilRoutable(
     if (settings.maxWaitMs !== undefined && waitedMs + waitMs > settings.maxWaitMs) {
       const away = formatCountdownMs(waitMs);
       if (options.json) {
+        // The one run --json shape (dispatch's RunJson): the decision that found no pool.
         printJson(context, {
-          ok: false,
-          kind: noPoolKind(decision),
-          reason: decision.reason,
+          ...dryRunJson(decision, runtime, task.tier),
+          dryRun: options.dryRun === true,
           why: `--max-wait ${options.maxWait}: the earliest back-at is ${away} away`,
-          backAt: formatTime(backAt),
-          poolId: null,
         });
       } else {
         context.io.err(`NO POOL ${decision.reason}\n`);
@@ -305,9 +303,8 @@ async function realRun(
   pin: RouteTask['pin'],
   options: RunOptions,
 ): Promise<void> {
-  const { dispatchTask, failedRunText, newSingleRunId, runResultJson, startRunRecord } = await import(
-    '@bullswarm/dispatch'
-  );
+  const { dispatchTask, failedRunText, newSingleRunId, runResultJson, runtimeRedactor, startRunRecord } =
+    await import('@bullswarm/dispatch');
   const startedAt = runtime.clock();
   const runId = newSingleRunId(startedAt);
   const runDir = join(runtime.home.home, 'runs', runId);
@@ -322,6 +319,7 @@ async function realRun(
     tier: plan.tier,
     startedAt,
     runDir,
+    redact: runtimeRedactor(runtime),
     onWriteError: (file, error) => {
       if (!quiet) context.io.err(`${colors.yellow('warning')}: cannot write ${file}: ${error.message}\n`);
     },

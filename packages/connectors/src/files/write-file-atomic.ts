@@ -11,6 +11,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isPidAlive } from '../process/process-liveness';
+import { asFileWriteError } from './file-write-error';
+import { checkWriteFault } from './write-fault';
 
 /**
  * The one atomic file writer of bullswarm (store, meters, connectors, the workflow state writer
@@ -41,7 +43,9 @@ export function tempFileName(target: string): string {
 
 /**
  * Write a file atomically (see {@link WriteFileAtomicOptions}). With `backup`, the replaced
- * version is kept as `<name>.bak`.
+ * version is kept as `<name>.bak`. A failed write (a full disk, a read-only file system) leaves the
+ * previous version and no temp file, and throws `FileWriteError` naming `path` (its `code` is the
+ * system's).
  *
  * The directory must exist. The write is not a lock: concurrent writers of one file each land
  * whole, the last rename wins (read-modify-write needs a lock around it).
@@ -62,6 +66,7 @@ export function writeFileAtomic(
   try {
     fd = openSync(temp, 'wx', options.mode ?? 0o600);
     let written = 0;
+    if (bytes.length > 0) checkWriteFault(path);
     while (written < bytes.length) {
       written += writeSync(fd, bytes, written, bytes.length - written);
     }
@@ -73,7 +78,7 @@ export function writeFileAtomic(
   } catch (error) {
     if (fd !== undefined) closeQuietly(fd);
     unlinkQuietly(temp);
-    throw error;
+    throw asFileWriteError(error, path);
   }
   fsyncDirectory(dirname(path));
 }

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
+import { createRedactor, MIN_CREDENTIAL_VALUE_LENGTH } from '@bullswarm/connectors/redact';
 import { type BullswarmRuntime, type OpenRuntimeOptions, openRuntime } from '@bullswarm/dispatch/routing';
 import { homePaths, resolveHome } from '@bullswarm/store';
-import { MIN_CREDENTIAL_VALUE_LENGTH, redactSecrets } from '@bullswarm/swarm';
 
 /** Where the dashboard reads from: a home, its environment and clock. */
 export interface DashboardSourceOptions {
@@ -91,11 +91,16 @@ export class DashboardSource {
   }
 
   /**
-   * A JSON value with every secret in its strings redacted (token shapes, credential variables of
-   * the environment). The one place every dashboard response goes through.
+   * A JSON value with every secret in its strings redacted (keys included): token shapes and the
+   * values of the credential variables of the environment and of every pool's account environment
+   * (`createRedactor` of `@bullswarm/connectors/redact`, the one redactor). The one place every
+   * dashboard response goes through.
    */
   redact<T>(value: T): T {
-    const env = this.env;
+    const redactor = createRedactor([
+      this.env,
+      ...(this.runtime?.state.pools ?? []).map((pool) => pool.env ?? {}),
+    ]);
     // No secret is shorter than a credential value may be (MIN_CREDENTIAL_VALUE_LENGTH).
     const candidates: string[] = [];
     const collect = (v: unknown): void => {
@@ -104,7 +109,10 @@ export class DashboardSource {
       } else if (Array.isArray(v)) {
         for (const inner of v) collect(inner);
       } else if (v !== null && typeof v === 'object') {
-        for (const inner of Object.values(v)) collect(inner);
+        for (const [key, inner] of Object.entries(v)) {
+          if (key.length >= MIN_CREDENTIAL_VALUE_LENGTH) candidates.push(key);
+          collect(inner);
+        }
       }
     };
     collect(value);
@@ -112,18 +120,8 @@ export class DashboardSource {
     // token pattern, so no match spans two strings): the common case, nothing to redact, costs one
     // call instead of one per string.
     const joined = candidates.join('\u0000');
-    if (redactSecrets(joined, env) === joined) return value;
-    const walk = (v: unknown): unknown => {
-      if (typeof v === 'string') return v.length < MIN_CREDENTIAL_VALUE_LENGTH ? v : redactSecrets(v, env);
-      if (Array.isArray(v)) return v.map(walk);
-      if (v !== null && typeof v === 'object') {
-        const out: Record<string, unknown> = {};
-        for (const [k, inner] of Object.entries(v)) out[k] = walk(inner);
-        return out;
-      }
-      return v;
-    };
-    return walk(value) as T;
+    if (redactor.text(joined) === joined) return value;
+    return redactor.value(value);
   }
 
   close(): void {

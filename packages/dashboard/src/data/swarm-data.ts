@@ -1,3 +1,4 @@
+import { runtimeRedactor } from '@bullswarm/dispatch/routing';
 import { createSwarm, loadPlan, planLocation, planStatus, readCapacity, type Swarm } from '@bullswarm/swarm';
 import type { DashboardSource } from './dashboard-source';
 
@@ -17,7 +18,12 @@ export async function swarmJson(source: DashboardSource) {
   if (store === undefined) {
     return { plans: [], leases: [], agents: [], notices: [], capacity: await capacityRows(source) };
   }
-  const swarm: Swarm = createSwarm({ store, env: source.env, clock: runtime.clock });
+  const swarm: Swarm = createSwarm({
+    store,
+    env: source.env,
+    clock: runtime.clock,
+    redactor: runtimeRedactor(runtime),
+  });
   const plans = swarm.leads.list().map((record) => {
     const location = planLocation(record.plan);
     let tasks: unknown = null;

@@ -11,12 +11,38 @@
 //                   see README.md), then `Reconnecting... waiting for network` every 100 ms forever
 //   codex-noise     Codex: thread.started, then only `Reconnecting... 2/5 (…)` error events every
 //                   100 ms forever (noise that is not a network wait)
+//   print           writes $FAKE_STDOUT and $FAKE_STDERR in pieces of $FAKE_PIECE characters (default
+//                   7), 5 ms apart (so a token is cut by chunk boundaries); then exits 0, or hangs
+//                   when $FAKE_HANG=1
 import { spawn } from 'node:child_process';
 
 const mode = process.argv[2];
 const hang = () => setInterval(() => {}, 1 << 30);
 
 switch (mode) {
+  case 'print': {
+    const piece = Number(process.env.FAKE_PIECE ?? 7);
+    const pieces = (text) => {
+      const out = [];
+      for (let at = 0; at < text.length; at += piece) out.push(text.slice(at, at + piece));
+      return out;
+    };
+    const queue = [
+      ...pieces(process.env.FAKE_STDOUT ?? '').map((text) => [process.stdout, text]),
+      ...pieces(process.env.FAKE_STDERR ?? '').map((text) => [process.stderr, text]),
+    ];
+    const next = () => {
+      const item = queue.shift();
+      if (item === undefined) {
+        if (process.env.FAKE_HANG === '1') hang();
+        return;
+      }
+      item[0].write(item[1]);
+      setTimeout(next, 5);
+    };
+    next();
+    break;
+  }
   case 'env':
     process.stdout.write(`${JSON.stringify(process.env)}\n`);
     break;

@@ -1,9 +1,12 @@
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConnectorV1Outcome, ConnectorV1ParsedOutput } from '@bullswarm/connectors';
+import type { FileWriteError } from '@bullswarm/connectors/internal';
+import { createRedactor } from '@bullswarm/connectors/redact';
 import type { DispatchOutcomeKind } from '../dispatch/dispatch-types';
 import { type AgentLaunch, type AgentLaunchOptions, buildAgentLaunch } from './agent-launch';
 import { createAttemptFiles } from './attempt-files';
+import { AttemptOutputWriter } from './attempt-output';
 import { formatNoNetwork, formatNoProgressStall, formatSilenceStall } from './format-stall';
 import { runAgentProcess } from './run-agent-process';
 
@@ -114,6 +117,12 @@ const EMPTY_PARSED: ConnectorV1ParsedOutput = {
  *
  * `startedAt` comes from `clock` (so a frozen `BULLSWARM_NOW` stamps every record alike) and
  * `endedAt` adds the measured wall time, so recorded durations are real under any clock.
+ *
+ * The two files are written redacted (see `AttemptOutputWriter`: token shapes and the values of the
+ * credential variables of the agent's own environment — the process's and the pool's account env).
+ *
+ * @throws FileWriteError naming the file when an output file cannot be written (a full disk, a
+ *   read-only home): the agent is ended at once and what was written stays.
  */
 export async function runAttempt(options: RunAttemptOptions): Promise<AttemptResult> {
   const clock = options.clock ?? Date.now;
@@ -123,6 +132,13 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
     attempt: files.attempt,
     outputFile: files.outputFile,
     stderrFile: files.stderrFile,
+  };
+  // Ends the agent when one of its files cannot be written (the attempt then throws that error).
+  const writeFailed = new AbortController();
+  let writeError: FileWriteError | undefined;
+  const onWriteError = (error: FileWriteError) => {
+    writeError ??= error;
+    writeFailed.abort(error);
   };
   let launch: AgentLaunch;
   try {
@@ -134,9 +150,16 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
     });
   } catch (error) {
     const why = `cannot build the command line of ${options.connector.connectorId}: ${(error as Error).message}`;
-    writeSync(files.stderrFd, `${why}\n`);
+    const stderr = new AttemptOutputWriter(
+      files.stderrFd,
+      files.stderrFile,
+      createRedactor([options.env ?? process.env, options.accountEnv]),
+      onWriteError,
+    );
+    stderr.line(why);
     closeSync(files.outputFd);
     closeSync(files.stderrFd);
+    if (writeError !== undefined) throw writeError;
     options.onStarted?.({ ...base, pid: undefined });
     return {
       ...base,
@@ -158,14 +181,19 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
   }
 
   const noProgressMs = options.noProgressMs ?? 0;
+  const redact = createRedactor([launch.env]);
+  const stdout = new AttemptOutputWriter(files.outputFd, files.outputFile, redact, onWriteError);
+  const stderr = new AttemptOutputWriter(files.stderrFd, files.stderrFile, redact, onWriteError);
+  const signal =
+    options.signal === undefined ? writeFailed.signal : AbortSignal.any([options.signal, writeFailed.signal]);
   const run = await (async () => {
     try {
       return await runAgentProcess({
         connector: options.connector,
         invocation: launch.invocation,
         env: launch.env,
-        onStdout: (chunk) => writeSync(files.outputFd, chunk),
-        onStderr: (chunk) => writeSync(files.stderrFd, chunk),
+        onStdout: (chunk) => stdout.write(chunk),
+        onStderr: (chunk) => stderr.write(chunk),
         ...(options.silenceMs === undefined ? {} : { silenceMs: options.silenceMs }),
         ...(noProgressMs > 0
           ? {
@@ -179,16 +207,19 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRes
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
         ...(options.networkWaitMs === undefined ? {} : { networkWaitMs: options.networkWaitMs }),
         killGraceMs: options.killGraceMs ?? 5_000,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        signal,
         stopOnQuotaNotice: true,
         clock,
         onSpawn: (pid) => options.onStarted?.({ ...base, pid }),
       });
     } finally {
+      stdout.end();
+      stderr.end();
       closeSync(files.outputFd);
       closeSync(files.stderrFd);
     }
   })();
+  if (writeError !== undefined) throw writeError;
 
   const endedAt = startedAt + Math.round(run.workerMs);
   const common = {

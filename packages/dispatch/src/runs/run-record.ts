@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@bullswarm/connectors/internal';
+import { createRedactor, type Redactor } from '@bullswarm/connectors/redact';
 
 /** The file name of a run's record inside its run directory (`$BULLSWARM_HOME/runs/<runId>/`). */
 export const RUN_RECORD_FILE = 'run.json';
@@ -44,10 +45,16 @@ export function runsDirOf(home: string): string {
   return join(home, 'runs');
 }
 
-/** Writes a run's record atomically (temp file, fsync, rename), creating its run directory. */
-export function writeRunRecord(record: RunRecordFile): void {
+/**
+ * Writes a run's record atomically (temp file, fsync, rename), creating its run directory (0700).
+ * Every string passes through `redact` (an agent's stderr line in `why` may carry a token).
+ */
+export function writeRunRecord(
+  record: RunRecordFile,
+  redact: Redactor = createRedactor([process.env]),
+): void {
   mkdirSync(record.runDir, { recursive: true, mode: 0o700 });
-  writeFileAtomic(join(record.runDir, RUN_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  writeFileAtomic(join(record.runDir, RUN_RECORD_FILE), `${JSON.stringify(redact.value(record), null, 2)}\n`);
 }
 
 /** Reads one run's record; undefined when the run has none (or it is not valid JSON). */

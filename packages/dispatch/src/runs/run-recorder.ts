@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { createRedactor, type Redactor } from '@bullswarm/connectors/redact';
 import { formatTime } from '@bullswarm/pacing/internal';
 import type { DispatchEvent, DispatchResult } from '../dispatch/dispatch-types';
 import { attemptJson, candidateJson, rejectionJson } from '../route/decision-json';
@@ -16,6 +17,11 @@ export interface StartRunRecordOptions {
   readonly runDir: string;
   /** Told once when the record cannot be written (the run goes on: the record is for viewing). */
   readonly onWriteError?: (file: string, error: Error) => void;
+  /**
+   * What the record's strings pass through (`runtimeRedactor(runtime)`: the process's and every
+   * pool's credential values); default the process environment's and the token shapes.
+   */
+  readonly redact?: Redactor;
 }
 
 /** Keeps one run's `run.json` up to date: at the start, at each attempt's start, at the end. */
@@ -33,6 +39,7 @@ export interface RunRecorder {
  */
 export function startRunRecord(options: StartRunRecordOptions): RunRecorder {
   let warned = false;
+  const redact = options.redact ?? createRedactor([process.env]);
   let record: RunRecordFile = {
     runId: options.runId,
     status: 'running',
@@ -56,7 +63,7 @@ export function startRunRecord(options: StartRunRecordOptions): RunRecorder {
   const save = (next: RunRecordFile): void => {
     record = next;
     try {
-      writeRunRecord(record);
+      writeRunRecord(record, redact);
     } catch (error) {
       if (!warned) options.onWriteError?.(join(options.runDir, RUN_RECORD_FILE), error as Error);
       warned = true;

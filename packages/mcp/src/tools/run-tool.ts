@@ -5,6 +5,7 @@ import {
   failedRunText,
   newSingleRunId,
   runResultJson,
+  runtimeRedactor,
   startRunRecord,
 } from '@bullswarm/dispatch';
 import { checkDirectory, checkRetryAttempts } from '@bullswarm/dispatch/routing';
@@ -74,6 +75,7 @@ export function registerRunTool(server: McpServer, ctx: ToolContext): void {
             tier: task.tier,
             startedAt,
             runDir,
+            redact: runtimeRedactor(runtime),
             onWriteError: (file, error) => log(`warning: cannot write ${file}: ${error.message}`),
           });
           const progress = createProgress(extra, ctx.options.progressIntervalMs);

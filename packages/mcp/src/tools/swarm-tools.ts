@@ -1,4 +1,4 @@
-import { buildPoolSnapshots, detectCallerPools } from '@bullswarm/dispatch/routing';
+import { buildPoolSnapshots, detectCallerPools, runtimeRedactor } from '@bullswarm/dispatch/routing';
 import {
   BULLSWARM_POOL,
   checkAddress,
@@ -83,7 +83,12 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
         }
         const runtime = await ctx.openRuntime({ createStore: true });
         try {
-          const swarm = createSwarm({ store: runtime.requireStore(), env, clock: runtime.clock });
+          const swarm = createSwarm({
+            store: runtime.requireStore(),
+            env,
+            clock: runtime.clock,
+            redactor: runtimeRedactor(runtime),
+          });
           const wantsPlan =
             args.to === LEAD_ADDRESS || args.plan !== undefined || env.BULLSWARM_PLAN !== undefined;
           const plan = wantsPlan
@@ -146,7 +151,12 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
         const address = resolveSelfAddress(args.as, env, 'as');
         const runtime = await ctx.openRuntime({ createStore: true });
         try {
-          const swarm = createSwarm({ store: runtime.requireStore(), env, clock: runtime.clock });
+          const swarm = createSwarm({
+            store: runtime.requireStore(),
+            env,
+            clock: runtime.clock,
+            redactor: runtimeRedactor(runtime),
+          });
           swarm.agents.touch(address);
           const notices = swarm.notices.readInbox(address);
           const lines =

@@ -58,9 +58,16 @@ export async function withSwarm<T>(
   flags: SwarmFlags = {},
 ): Promise<T> {
   const { createSwarm } = await import('@bullswarm/swarm');
+  const { runtimeRedactor } = await import('@bullswarm/dispatch/routing');
   try {
     return await withRuntime(context, { createStore: true }, async (runtime) => {
-      const swarm = createSwarm({ store: runtime.requireStore(), env: context.io.env, clock: runtime.clock });
+      const swarm = createSwarm({
+        store: runtime.requireStore(),
+        env: context.io.env,
+        clock: runtime.clock,
+        // Notices, escalations and journal entries: the process's and every pool's credential values.
+        redactor: runtimeRedactor(runtime),
+      });
       return await body(swarm, runtime);
     });
   } catch (error) {
