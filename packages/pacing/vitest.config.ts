@@ -11,7 +11,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Builds dist (tsup) when it is missing or stale, for the tests that import the built package.
-    globalSetup: ['test/global-setup.ts'],
+    // The run's own TMPDIR, checked empty at the end (tooling/test-support/src/tmp-guard.ts).
+    globalSetup: ['../../tooling/test-support/src/tmp-guard.ts', 'test/global-setup.ts'],
     restoreMocks: true,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
