@@ -16,7 +16,12 @@ export default defineConfig({
     restoreMocks: true,
     // Builds the store for the child processes that process-level tests spawn.
     // …and starts a throwaway Postgres cluster for the engine contract (src/test-support/postgres-setup.ts).
-    globalSetup: ['src/test-support/build-worker-dist.ts', 'src/test-support/postgres-setup.ts'],
+    // The run's own TMPDIR, checked empty at the end (tooling/test-support/src/tmp-guard.ts).
+    globalSetup: [
+      '../../tooling/test-support/src/tmp-guard.ts',
+      'src/test-support/build-worker-dist.ts',
+      'src/test-support/postgres-setup.ts',
+    ],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });
