@@ -22,6 +22,8 @@ export {
   LeaseRefusedError,
   NoAccountError,
   PlanFileError,
+  type RemoteRefusal,
+  RemoteStateError,
   type SecretFinding,
   SecretInPacketError,
   SwarmInputError,
@@ -44,6 +46,7 @@ export {
   readWorkState,
   repositoryRoot,
   stripRemoteCredentials,
+  type TryGitOptions,
   tryGit,
   type WorkState,
 } from './git';
@@ -59,6 +62,13 @@ export {
   TAKEOVER_REASONS,
   type TakeoverReason,
 } from './leads/lead-book';
+export {
+  BULLSWARM_REMOTE_TIMEOUT_SEC,
+  checkRemoteBeforeFence,
+  DEFAULT_REMOTE_TIMEOUT_SEC,
+  type RemoteCheck,
+  type RemoteRefCheck,
+} from './leads/remote-check';
 export { type FencedRun, type RunFencedOptions, runFenced } from './leads/run-fenced';
 export {
   type AcquireLeaseOptions,
@@ -113,10 +123,12 @@ export {
 export {
   BULLSWARM_AGENT,
   BULLSWARM_AGENT_STALE_SEC,
+  BULLSWARM_ASK_TIMEOUT_SEC,
   BULLSWARM_LEASE_TTL_SEC,
   BULLSWARM_PLAN,
   checkAddress,
   DEFAULT_AGENT_STALE_SEC,
+  DEFAULT_ASK_TIMEOUT_SEC,
   DEFAULT_LEASE_TTL_SEC,
   LEAD_ADDRESS,
   parseAddressList,
@@ -150,14 +162,18 @@ export const VERSION: string = __BULLSWARM_VERSION__;
 export {
   BULLSWARM_CAPACITY_MAX_AGE_SEC,
   BULLSWARM_POOL,
+  CAPACITY_ACTIONS,
   CAPACITY_CAP_VARS,
   CAPACITY_CRITICAL_VARS,
+  CAPACITY_DECISIONS,
   CAPACITY_LOW_VARS,
   CAPACITY_METER_TTL_MS,
   type CapacityCap,
+  type CapacityDecision,
   type CapacityReport,
   type CapacityThresholds,
   type CheckCapacityOptions,
+  capacityLine,
   capacityMaxAgeMs,
   capacityThresholds,
   capFor,
@@ -185,20 +201,27 @@ export {
   acceptHandoffPacket,
 } from './handoff/accept-handoff-packet';
 export {
+  HANDOFF_LANE_STATES,
   HANDOFF_REASONS,
   type HandoffAsk,
   type HandoffContent,
   type HandoffDecision,
   type HandoffItem,
+  type HandoffLane,
+  type HandoffMerge,
+  type HandoffMergeInput,
   type HandoffPacket,
   type HandoffReason,
   handoffAskSchema,
   handoffContentSchema,
   handoffDecisionSchema,
   handoffItemSchema,
+  handoffLaneSchema,
+  handoffMergeSchema,
   handoffPacketSchema,
   LEAD_TASK,
 } from './handoff/handoff-packet-schema';
+export { type LeadPacketFields, laneTableOf, leadPacketFields } from './handoff/lead-packet';
 export { readHandoffPacket } from './handoff/read-handoff-packet';
 export {
   CREDENTIAL_ENV_NAME,

@@ -5,7 +5,10 @@ import { readSeconds, type SwarmEnv } from '../settings/swarm-env';
 /** Threshold variables, bullswarm's name first, then the kit's (swarm-autonomy names the kit's). */
 export const CAPACITY_LOW_VARS = ['BULLSWARM_CAPACITY_LOW', 'AGENTKIT_CAPACITY_LOW'] as const;
 export const CAPACITY_CRITICAL_VARS = ['BULLSWARM_CAPACITY_CRITICAL', 'AGENTKIT_CAPACITY_CRITICAL'] as const;
-/** Cap variables: `@<pool>=<pct>`, comma-separated; both are honoured and the lower cap wins. */
+/**
+ * Cap variables: `@<profile>=<pct>` (a pool id, label or account name; see `resolvePool`),
+ * comma-separated; both are honoured and the lower cap wins.
+ */
 export const CAPACITY_CAP_VARS = ['BULLSWARM_CAPACITY_CAP', 'AGENTKIT_CAPACITY_CAP'] as const;
 /** A held or manual reading older than this many seconds gives `unknown` (default 900). */
 export const BULLSWARM_CAPACITY_MAX_AGE_SEC = 'BULLSWARM_CAPACITY_MAX_AGE_SEC';
@@ -77,7 +80,8 @@ export function capacityThresholds(env: SwarmEnv): CapacityThresholds {
 
 /**
  * The caps of an environment: `BULLSWARM_CAPACITY_CAP` and `AGENTKIT_CAPACITY_CAP`, each
- * `@<pool>=<pct>[,@<pool>=<pct>…]` (the `@` is optional; `<pool>` is a pool id or label). When both
+ * `@<profile>=<pct>[,@<profile>=<pct>…]` (the `@` is optional; `<profile>` is a pool id, label or
+ * account name). When both
  * name a pool the lower cap wins. A cap only ever lowers a reading (see `capacityVerdict`).
  * @throws SwarmInputError naming the variable and the entry that is malformed.
  */
@@ -94,7 +98,8 @@ export function parseCapacityCaps(env: SwarmEnv): CapacityCap[] {
       if (!match || !(pct >= 0 && pct <= 100)) {
         throw new SwarmInputError({
           field: variable,
-          expected: '@<pool>=<percent>[,@<pool>=<percent>…] with a percentage from 0 to 100, e.g. @work1=8',
+          expected:
+            '@<profile>=<percent>[,@<profile>=<percent>…] with a percentage from 0 to 100, e.g. @work1=8',
           received: entry,
         });
       }

@@ -31,6 +31,7 @@ export async function checkCapacity(
         plan: options.plan.id,
         ...(options.by === undefined ? {} : { by: options.by }),
         verdict: report.verdict,
+        decision: report.decision,
         line: report.line,
         pool: report.poolId,
         reason: report.reason,

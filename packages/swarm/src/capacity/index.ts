@@ -1,4 +1,10 @@
 export {
+  CAPACITY_ACTIONS,
+  CAPACITY_DECISIONS,
+  type CapacityDecision,
+  capacityLine,
+} from './capacity-decision';
+export {
   BULLSWARM_CAPACITY_MAX_AGE_SEC,
   CAPACITY_CAP_VARS,
   CAPACITY_CRITICAL_VARS,

@@ -6,6 +6,7 @@ import { type TestPool, writePoolMeter, writeTestHome } from '@bullswarm/test-su
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { tempDirs } from '../test-support/swarm-fixture';
+import { CAPACITY_DECISIONS } from './capacity-decision';
 import { capacityThresholds, parseCapacityCaps } from './capacity-env';
 import { readCapacity, resolvePool } from './read-capacity';
 
@@ -48,27 +49,85 @@ describe('readCapacity', () => {
       verdict: 'ok',
       freePct: 64,
       bindingWindow: 'weekly',
-      line: 'capacity=ok 64% @work1',
+      line: 'capacity=ok 64% @work1 decision=continue',
       poolId: 'sim:work1',
     });
     expect(report.thresholds).toMatchObject({ lowPct: 25, criticalPct: 10, lowSource: 'default' });
   });
 
   it.each([
-    [{ BULLSWARM_CAPACITY_CAP: '@work1=8' }, 'critical', 8, 'capacity=critical 8% @work1'],
-    [{ BULLSWARM_CAPACITY_CAP: 'work1=20' }, 'low', 20, 'capacity=low 20% @work1'],
-    [{ BULLSWARM_CAPACITY_CAP: '@work1=90' }, 'ok', 64, 'capacity=ok 64% @work1'],
-    [{ AGENTKIT_CAPACITY_CAP: '@sim:work1=8' }, 'critical', 8, 'capacity=critical 8% @work1'],
+    [{ BULLSWARM_CAPACITY_CAP: '@work1=8' }, 'critical', 8, 'capacity=critical 8% @work1 decision=hand-off'],
+    [{ BULLSWARM_CAPACITY_CAP: 'work1=20' }, 'low', 20, 'capacity=low 20% @work1 decision=prepare'],
+    [{ BULLSWARM_CAPACITY_CAP: '@work1=90' }, 'ok', 64, 'capacity=ok 64% @work1 decision=continue'],
+    [
+      { AGENTKIT_CAPACITY_CAP: '@sim:work1=8' },
+      'critical',
+      8,
+      'capacity=critical 8% @work1 decision=hand-off',
+    ],
     [
       { BULLSWARM_CAPACITY_CAP: '@work1=30', AGENTKIT_CAPACITY_CAP: '@work1=12' },
       'low',
       12,
-      'capacity=low 12% @work1',
+      'capacity=low 12% @work1 decision=prepare',
     ],
-    [{ BULLSWARM_CAPACITY_CAP: '@sim:other=5,@work1=50' }, 'ok', 50, 'capacity=ok 50% @work1'],
+    [
+      { BULLSWARM_CAPACITY_CAP: '@sim:other=5,@work1=50' },
+      'ok',
+      50,
+      'capacity=ok 50% @work1 decision=continue',
+    ],
   ])('a cap %j lowers the reading, never raises it', async (env, verdict, freePct, line) => {
     const { runtime } = await home([work1, { account: 'other', windows: work1.windows! }]);
     expect(await readCapacity(runtime, { pool: 'work1', env })).toMatchObject({ verdict, freePct, line });
+  });
+
+  it('the capacity line carries its decision: ok and unknown continue, low prepares, critical hands off', async () => {
+    const { runtime } = await home([work1, { account: 'blind', meter: { type: 'none' } }]);
+    const at = async (env: Record<string, string>, pool = 'work1') => {
+      const report = await readCapacity(runtime, { pool, env });
+      return [report.verdict, report.decision, report.line];
+    };
+    expect(await at({})).toEqual(['ok', 'continue', 'capacity=ok 64% @work1 decision=continue']);
+    expect(await at({ BULLSWARM_CAPACITY_CAP: '@work1=25' })).toEqual([
+      'low',
+      'prepare',
+      'capacity=low 25% @work1 decision=prepare',
+    ]);
+    expect(await at({ BULLSWARM_CAPACITY_CAP: '@work1=10' })).toEqual([
+      'critical',
+      'hand-off',
+      'capacity=critical 10% @work1 decision=hand-off',
+    ]);
+    expect(await at({}, 'sim:blind')).toEqual([
+      'unknown',
+      'continue',
+      'capacity=unknown @sim:blind decision=continue',
+    ]);
+    expect(CAPACITY_DECISIONS).toEqual({
+      ok: 'continue',
+      low: 'prepare',
+      critical: 'hand-off',
+      unknown: 'continue',
+    });
+  });
+
+  it("a cap names the account by its profile (the spec's @<profile>=8), also when the pool has another label", async () => {
+    const { runtime } = await home([
+      { ...work1, label: 'w1' },
+      { account: 'shared', windows: work1.windows! },
+      { connector: 'sim-codex', account: 'shared', windows: work1.windows! },
+    ]);
+    // work1 is neither the pool's id (sim:work1) nor its label (w1): it is its account, the kit's profile.
+    expect(
+      await readCapacity(runtime, { pool: 'sim:work1', env: { AGENTKIT_CAPACITY_CAP: '@work1=8' } }),
+    ).toMatchObject({ verdict: 'critical', freePct: 8, line: 'capacity=critical 8% @w1 decision=hand-off' });
+    expect(resolvePool(runtime, '@work1')).toBe('sim:work1');
+    // An id or label still wins, and a profile two pools share is refused, naming both.
+    expect(resolvePool(runtime, '@w1')).toBe('sim:work1');
+    await expect(
+      readCapacity(runtime, { pool: 'sim:work1', env: { BULLSWARM_CAPACITY_CAP: '@shared=8' } }),
+    ).rejects.toThrow(/BULLSWARM_CAPACITY_CAP "@shared=8" is not valid: .*sim:shared, sim-codex:shared/);
   });
 
   it('thresholds come from BULLSWARM_CAPACITY_* first, then AGENTKIT_CAPACITY_*', async () => {
@@ -100,7 +159,7 @@ describe('readCapacity', () => {
     );
     await expect(
       readCapacity(runtime, { pool: 'work1', env: { BULLSWARM_CAPACITY_CAP: '@nope=5' } }),
-    ).rejects.toThrow(/caps on declared pools \(@work1\)/);
+    ).rejects.toThrow(/caps on declared pools \(@work1, or an account name\)/);
   });
 
   it('resolvePool takes an id or a label, with or without the @ sigil, and only declared pools', async () => {
@@ -113,7 +172,7 @@ describe('readCapacity', () => {
     // A self pool given as @label resolves like one typed on a command line.
     expect(await readCapacity(runtime, { self: true, env: { BULLSWARM_POOL: '@work1' } })).toMatchObject({
       poolId: 'sim:work1',
-      line: 'capacity=ok 64% @work1',
+      line: 'capacity=ok 64% @work1 decision=continue',
     });
   });
 
@@ -125,7 +184,7 @@ describe('readCapacity', () => {
     ]);
     expect(await readCapacity(runtime, { self: true, env: {} })).toMatchObject({
       verdict: 'unknown',
-      line: 'capacity=unknown @self',
+      line: 'capacity=unknown @self decision=continue',
       poolId: null,
     });
     expect((await readCapacity(runtime, { self: true, env: {} })).reason).toMatch(
@@ -133,7 +192,7 @@ describe('readCapacity', () => {
     );
     expect(await readCapacity(runtime, { self: true, env: { BULLSWARM_POOL: 'sim:ghost' } })).toMatchObject({
       verdict: 'unknown',
-      line: 'capacity=unknown @sim:ghost',
+      line: 'capacity=unknown @sim:ghost decision=continue',
     });
     expect(await readCapacity(runtime, { self: true, env: { BULLSWARM_POOL: 'sim:blind' } })).toMatchObject({
       verdict: 'unknown',
@@ -151,7 +210,7 @@ describe('readCapacity', () => {
       }),
     ).toMatchObject({
       verdict: 'critical',
-      line: 'capacity=critical 8% @work1',
+      line: 'capacity=critical 8% @work1 decision=hand-off',
     });
     await expect(readCapacity(runtime, { pool: 'ghost', env: {} })).rejects.toThrow(/unknown pool "ghost"/);
   });
@@ -189,7 +248,11 @@ describe('readCapacity', () => {
     });
     clock.value = NOW + 301_000 + 901_000;
     const old = await readCapacity(runtime, { pool: 'work1', env: {} });
-    expect(old).toMatchObject({ verdict: 'unknown', meterStatus: 'stale', line: 'capacity=unknown @work1' });
+    expect(old).toMatchObject({
+      verdict: 'unknown',
+      meterStatus: 'stale',
+      line: 'capacity=unknown @work1 decision=continue',
+    });
     expect(old.reason).toMatch(/stale reading is 901s old/);
     expect(
       (await readCapacity(runtime, { pool: 'work1', env: { BULLSWARM_CAPACITY_MAX_AGE_SEC: '3600' } }))

@@ -8,10 +8,10 @@ import {
   type PoolMeter,
   type WindowKind,
 } from '@bullswarm/pacing';
-import { formatCapacityLine } from '@bullswarm/pacing/internal';
 import { UnknownPoolError } from '@bullswarm/store';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { BULLSWARM_AGENT, type SwarmEnv } from '../settings/swarm-env';
+import { CAPACITY_DECISIONS, type CapacityDecision, capacityLine } from './capacity-decision';
 import {
   CAPACITY_METER_TTL_MS,
   type CapacityCap,
@@ -32,7 +32,9 @@ export interface CapacityReport {
   readonly bindingWindow: WindowKind | null;
   /** Why, in one sentence. */
   readonly reason: string;
-  /** `capacity=ok 64% @work1` */
+  /** What to do: `continue` (ok, unknown), `prepare` (low), `hand-off` (critical). */
+  readonly decision: CapacityDecision;
+  /** `capacity=ok 64% @work1 decision=continue`: the verdict, the free share, the account, the decision. */
   readonly line: string;
   /** The pool judged; null when none could be resolved (outside a launch). */
   readonly poolId: string | null;
@@ -91,7 +93,8 @@ export async function readCapacity(
     freePct: null,
     bindingWindow: null,
     reason,
-    line: formatCapacityLine({ verdict: 'unknown', freePct: null }, label),
+    decision: CAPACITY_DECISIONS.unknown,
+    line: capacityLine({ verdict: 'unknown', freePct: null }, label),
     poolId,
     label,
     thresholds,
@@ -164,7 +167,8 @@ export async function readCapacity(
     freePct: verdict.freePct,
     bindingWindow: verdict.bindingWindow,
     reason: cap === undefined ? verdict.reason : `${verdict.reason} [cap ${cap.pct}% from ${cap.variable}]`,
-    line: formatCapacityLine(verdict, label),
+    decision: CAPACITY_DECISIONS[verdict.verdict],
+    line: capacityLine(verdict, label),
     poolId,
     label,
     thresholds,
@@ -175,21 +179,39 @@ export async function readCapacity(
 }
 
 /**
- * A pool id from an id or label, as written on a command line, in a plan's `pools` or in a cap:
- * `@work1`, `work1` or `sim:work1` (one leading `@` is the account sigil and is dropped). Only
- * declared pools resolve.
- * @throws UnknownPoolError naming the ref (without its `@`) and the declared pools.
+ * A pool id from an account reference, as written on a command line, in a plan's `pools` or in a
+ * cap (the spec's `@<profile>`): one leading `@` is the account sigil and is dropped, then the
+ * name is a pool id (`sim:work1`), a label (`work1`), or — as the kit names accounts by profile —
+ * the account name of exactly one declared pool (`work1` for `codex:work1` labelled `w1`). Only
+ * declared pools resolve; an id or label wins over an account name.
+ * @throws UnknownPoolError naming the ref (without its `@`) and the declared pools;
+ *   SwarmInputError (`pool`) when an account name is shared by several pools (naming their ids).
  */
 export function resolvePool(runtime: BullswarmRuntime, ref: string): string {
   const name = ref.startsWith('@') ? ref.slice(1) : ref;
   const direct = runtime.state.pools.find((pool) => pool.id === name);
   if (direct) return direct.id;
-  return runtime.home.resolvePoolRef(name);
+  try {
+    return runtime.home.resolvePoolRef(name);
+  } catch (error) {
+    if (!UnknownPoolError.isInstance(error)) throw error;
+    const byAccount = runtime.state.pools.filter((pool) => pool.account === name);
+    if (byAccount.length === 1) return byAccount[0]!.id;
+    if (byAccount.length > 1) {
+      throw new SwarmInputError({
+        field: 'pool',
+        expected: `one account: the profile "${name}" is the account of ${byAccount.map((p) => p.id).join(', ')} (name one by its id or label)`,
+        received: ref,
+      });
+    }
+    throw error;
+  }
 }
 
 /**
- * The cap on a pool from parsed caps (its id or label may be named; the lowest cap naming it
- * wins). A cap naming no declared pool is refused, naming the variable.
+ * The cap on a pool from parsed caps (its id, label or account name — the spec's
+ * `@<profile>=<pct>` — may be named; the lowest cap naming it wins). A cap naming no declared pool,
+ * or an account name several pools share, is refused, naming the variable.
  */
 export function capFor(
   runtime: BullswarmRuntime,
@@ -202,10 +224,17 @@ export function capFor(
     try {
       resolved = resolvePool(runtime, cap.poolRef);
     } catch (error) {
+      if (SwarmInputError.isInstance(error)) {
+        throw new SwarmInputError({
+          field: cap.variable,
+          expected: error.expected,
+          received: `@${cap.poolRef}=${cap.pct}`,
+        });
+      }
       if (!UnknownPoolError.isInstance(error)) throw error;
       throw new SwarmInputError({
         field: cap.variable,
-        expected: `caps on declared pools (${runtime.state.pools.map((p) => `@${runtime.label(p.id)}`).join(', ')})`,
+        expected: `caps on declared pools (${runtime.state.pools.map((p) => `@${runtime.label(p.id)}`).join(', ')}, or an account name)`,
         received: `@${cap.poolRef}=${cap.pct}`,
       });
     }

@@ -1,7 +1,9 @@
 import { FencingError } from '../errors/fencing-error';
 import { acceptHandoffPacket } from '../handoff/accept-handoff-packet';
 import { LEAD_TASK } from '../handoff/handoff-packet-schema';
+import { laneTableOf } from '../handoff/lead-packet';
 import { writeHandoffPacket } from '../handoff/write-handoff-packet';
+import type { RemoteCheck } from '../leads/remote-check';
 import { runFenced } from '../leads/run-fenced';
 import type { DrillKit } from './drill-kit';
 import type { DrillCast } from './drill-lanes';
@@ -12,7 +14,12 @@ export interface DrillLeadOutcome {
   /** The epoch the new lead finished the plan at. */
   readonly epoch: number;
   readonly fencing: DrillReport['fencing'];
+  /** What each fenced merge, push and tag read from the remote first. */
+  readonly remoteChecks: readonly RemoteCheck[];
 }
+
+/** The lane tasks whose branches the new lead merges. */
+const LANE_TASKS = ['api', 'cli', 'docs'] as const;
 
 /**
  * Steps 6–9 of the drill: the lead is capped, writes a lead packet and hands over; the deputy
@@ -40,19 +47,21 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
     author: lead.address,
     authorPool: lead.poolId,
     content: {
+      // The lane table is read from the records (who did each task, on which account); the
+      // drill adds each lane's branch, which only it knows.
+      lanes: laneTableOf(swarm, plan, planDoc).map((lane) =>
+        lane.task === 'release' ? lane : { ...lane, branch: `lane/${lane.task}` },
+      ),
+      releaseOrder: ['api', 'cli', 'docs', 'release'],
+      pendingMerges: LANE_TASKS.map((task) => ({ branch: `lane/${task}`, into: 'main', task })),
       done: [
-        { what: `lane table: api by ${laneA.address} on ${laneA.poolId}, done`, evidence: [`lane/api`] },
-        { what: `lane table: docs by ${laneC.address} on ${laneC.poolId}, done`, evidence: [`lane/docs`] },
-        {
-          what: `lane table: cli by ${successor.address} on ${successor.poolId} after ${laneB.address}'s handoff, done`,
-          evidence: [lanePacket.path],
-        },
+        { what: `every lane task done; cli after ${laneB.address}'s handoff`, evidence: [lanePacket.path] },
       ],
       notVerified: [{ what: 'every gate on main after the merges', evidence: [] }],
       next: [
-        'merge lane/api, lane/cli, lane/docs into main (fenced)',
+        'merge the pending merges in the release order (fenced), push main (fenced)',
         'run every gate on main',
-        'tag drill-done (fenced)',
+        'tag drill-done and push it (fenced)',
         'release the plan',
       ],
       decisions: [
@@ -77,8 +86,10 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
   if (!dInbox.some((n) => n.kind === 'lead-change' && n.epoch === 2))
     fail('deputy reads the lead notice', 'no epoch-2 lead notice');
   await capacity(deputy);
-  acceptHandoffPacket({ swarm, packetPath: leadPacket.path, address: deputy.address });
-  say(`${deputy.address} accepted the lead packet`);
+  const { packet } = acceptHandoffPacket({ swarm, packetPath: leadPacket.path, address: deputy.address });
+  say(
+    `${deputy.address} accepted the lead packet: lanes ${(packet.lanes ?? []).map((l) => `${l.task}=${l.address ?? '-'} ${l.state}`).join(', ')}; release order ${(packet.releaseOrder ?? []).join(' → ')}`,
+  );
   for (const lane of [laneA, laneB, laneC, successor]) {
     const state = swarm.agents.reachability(lane.address);
     say(
@@ -86,39 +97,50 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
     );
   }
   const epoch = swarm.leads.get(plan)!.epoch;
-  for (const taskId of ['api', 'cli', 'docs']) {
-    const merge = await runFenced(swarm, {
-      plan,
-      epoch,
-      address: deputy.address,
-      command: [
-        'git',
-        'merge',
-        '--no-ff',
-        '-q',
-        '-m',
-        `merge lane/${taskId} (epoch ${epoch})`,
-        `lane/${taskId}`,
-      ],
-      cwd: plan.repo,
-    });
-    if (merge.exitCode !== 0) fail(`merge lane/${taskId}`, merge.stderr || merge.stdout);
-    say(`${deputy.address} merged lane/${taskId} into main at epoch ${epoch}`);
+  const remoteChecks: RemoteCheck[] = [];
+  const fenced = async (step: string, command: string[]) => {
+    const run = await runFenced(swarm, { plan, epoch, address: deputy.address, command, cwd: plan.repo });
+    if (run.exitCode !== 0) fail(step, run.stderr || run.stdout);
+    remoteChecks.push(run.remote);
+    return run;
+  };
+  // The new lead works from the packet's fields: the pending merges, in the release order.
+  const merges = packet.pendingMerges ?? [];
+  for (const task of packet.releaseOrder ?? []) {
+    const merge = merges.find((m) => m.task === task);
+    if (merge === undefined) continue;
+    await fenced(`merge ${merge.branch}`, [
+      'git',
+      'merge',
+      '--no-ff',
+      '-q',
+      '-m',
+      `merge ${merge.branch} (epoch ${epoch})`,
+      merge.head,
+    ]);
+    say(
+      `${deputy.address} merged ${merge.branch} (${merge.head.slice(0, 12)}) into ${merge.into} at epoch ${epoch}`,
+    );
   }
+  if (merges.length !== LANE_TASKS.length)
+    fail('lead packet', `expected ${LANE_TASKS.length} pending merges`);
+  await fenced('push main', ['git', 'push', '-q', 'origin', 'main']);
+  say(`${deputy.address} pushed main to origin (read first: the remote's main is contained in HEAD)`);
   for (const task of planDoc.tasks) {
     if (!(await gate(task.id, plan.repo, 'main')).passed)
       fail(`gate ${task.id} on main`, 'a gate failed on main');
   }
-  const tag = await runFenced(swarm, {
-    plan,
-    epoch,
-    address: deputy.address,
-    command: ['git', 'tag', '-a', 'drill-done', '-m', `drill: plan done at epoch ${epoch}`],
-    cwd: plan.repo,
-  });
-  if (tag.exitCode !== 0) fail('tag drill-done', tag.stderr || tag.stdout);
+  await fenced('tag drill-done', [
+    'git',
+    'tag',
+    '-a',
+    'drill-done',
+    '-m',
+    `drill: plan done at epoch ${epoch}`,
+  ]);
+  await fenced('push drill-done', ['git', 'push', '-q', 'origin', 'drill-done']);
   swarm.tasks.complete(plan, { task: 'release', address: deputy.address, evidence: ['tag drill-done'] });
-  say(`${deputy.address} tagged drill-done`);
+  say(`${deputy.address} tagged drill-done and pushed it (read first: not on the remote yet)`);
 
   // ---- 8. the old lead returns: it sees the higher epoch and steps down; its fenced tag is refused --
   const check = swarm.leads.checkLeadership(plan, { address: lead.address, epoch: 1 });
@@ -147,5 +169,5 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
   swarm.leads.release(plan, { address: deputy.address, epoch });
   say(`${deputy.address} released the plan and its leases`);
 
-  return { epoch, fencing: fencing! };
+  return { epoch, fencing: fencing!, remoteChecks };
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '@bullswarm/connectors/internal';
 import type { GateRun } from '../gates/run-gate';
 import type { LeadEvent } from '../leads/lead-record';
+import type { RemoteCheck } from '../leads/remote-check';
 import { appendJournal } from '../plans/journal';
 import type { PlanLocation } from '../plans/plan-location';
 
@@ -47,6 +48,8 @@ export interface DrillReport {
   };
   readonly capacity: readonly { readonly by: string; readonly line: string; readonly verdict: string }[];
   readonly fencing: { readonly refused: string; readonly epoch: number; readonly currentEpoch: number };
+  /** The scratch repository's remote (a bare repository) and what each fenced action read from it first. */
+  readonly remote: { readonly url: string; readonly checks: readonly RemoteCheck[] };
   readonly hysteresis: { readonly address: string; readonly task: string; readonly refused: string };
   readonly tag: string;
   readonly head: string;
@@ -123,6 +126,9 @@ function drillMarkdown(report: DrillReport): string {
     ...report.capacity.map((c) => `- ${c.by}: ${c.line}`),
     '',
     `Fencing: \`${report.fencing.refused}\` at epoch ${report.fencing.epoch} refused (current epoch ${report.fencing.currentEpoch}).`,
+    `Remote ${report.remote.url} read before each fenced action: ${report.remote.checks
+      .map((c) => (c.checked ? c.refs.map((r) => `${r.ref} ${r.why}`).join(', ') : `not read (${c.why})`))
+      .join('; ')}.`,
     `Hysteresis: ${report.hysteresis.address} could not take ${report.hysteresis.task} back.`,
     `Tag ${report.tag} at ${report.head}.`,
     '',

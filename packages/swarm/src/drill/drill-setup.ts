@@ -89,8 +89,11 @@ export function writeDrillHome(home: string, now: number): void {
   }
 }
 
-/** The scratch repository: the plan and its gates on main. */
-export function createDrillRepo(repoDir: string): PlanLocation {
+/**
+ * The scratch repository: the plan and its gates on main, pushed to `origin`, a bare repository
+ * beside it (so the new lead's fenced merges, tag and pushes are checked against a real remote).
+ */
+export function createDrillRepo(repoDir: string, originDir: string): PlanLocation {
   mkdirSync(repoDir, { recursive: true });
   git(repoDir, ['init', '-q', '-b', 'main']);
   git(repoDir, ['config', 'user.email', 'drill@bullswarm.invalid']);
@@ -109,5 +112,9 @@ export function createDrillRepo(repoDir: string): PlanLocation {
   );
   git(repo, ['add', '-A']);
   git(repo, ['commit', '-q', '-m', 'drill: plan and gates']);
+  mkdirSync(originDir, { recursive: true });
+  git(originDir, ['init', '-q', '--bare', '-b', 'main']);
+  git(repo, ['remote', 'add', 'origin', realpathSync(originDir)]);
+  git(repo, ['push', '-q', '-u', 'origin', 'main']);
   return plan;
 }

@@ -71,8 +71,26 @@ describe('runDrill (library)', () => {
         lead: { address: 'lead-1', epoch: 1 },
         work: { branch: 'lane/cli', uncommitted: ['src/cli-part2.txt'] },
       });
-      expect(lanePacket.capacity?.line).toBe('capacity=critical 8% @lane-b');
+      expect(lanePacket.capacity?.line).toBe('capacity=critical 8% @lane-b decision=hand-off');
       expect(tryGit(repo, ['merge-base', '--is-ancestor', lanePacket.work.head, 'main']).status).toBe(0);
+      // The lead packet carries the lane table, the release order and the pending merges as fields.
+      const leadPacket = readHandoffPacket(packets[1]!.packetPath);
+      expect(leadPacket.lanes).toEqual([
+        { task: 'api', address: 'lane-a', pool: 'sim:lane-a', branch: 'lane/api', state: 'done' },
+        { task: 'cli', address: 'cli-2', pool: 'sim-codex:spare-2', branch: 'lane/cli', state: 'done' },
+        { task: 'docs', address: 'lane-c', pool: 'sim:lane-c', branch: 'lane/docs', state: 'done' },
+        { task: 'release', address: null, pool: null, state: 'ready' },
+      ]);
+      expect(leadPacket.releaseOrder).toEqual(['api', 'cli', 'docs', 'release']);
+      expect(leadPacket.pendingMerges?.map((m) => [m.branch, m.into, m.task])).toEqual([
+        ['lane/api', 'main', 'api'],
+        ['lane/cli', 'main', 'cli'],
+        ['lane/docs', 'main', 'docs'],
+      ]);
+      for (const merge of leadPacket.pendingMerges ?? []) {
+        expect(merge.head).toBe(git(repo, ['rev-parse', merge.branch]).trim());
+      }
+      expect(JSON.stringify(leadPacket.done)).not.toContain('lane table');
 
       // Tasks, hysteresis, leases.
       expect(Object.fromEntries(swarm.tasks.list(plan).map((t) => [t.task, t.done?.by]))).toEqual({
@@ -118,8 +136,8 @@ describe('runDrill (library)', () => {
           .filter((e) => e.event === 'capacity.checked' && e.verdict === 'critical')
           .map((e) => [e.by, e.line]),
       ).toEqual([
-        ['lane-b', 'capacity=critical 8% @lane-b'],
-        ['lead-1', 'capacity=critical 8% @lead'],
+        ['lane-b', 'capacity=critical 8% @lane-b decision=hand-off'],
+        ['lead-1', 'capacity=critical 8% @lead decision=hand-off'],
       ]);
 
       // Git: every lane merged into main, tagged by the epoch-2 lead; no tag from the stale lead.
@@ -130,6 +148,14 @@ describe('runDrill (library)', () => {
         expect(tryGit(repo, ['merge-base', '--is-ancestor', branch, 'main']).status).toBe(0);
       }
       expect(tryGit(repo, ['rev-parse', '--verify', '--quiet', 'refs/tags/stale-lead']).status).not.toBe(0);
+      // The remote (a bare repository) got main and the tag through fenced pushes, each read first.
+      const origin = join(dir, 'origin.git');
+      expect(git(origin, ['rev-parse', 'main']).trim()).toBe(git(repo, ['rev-parse', 'main']).trim());
+      expect(git(origin, ['rev-parse', 'drill-done']).trim()).toBe(
+        git(repo, ['rev-parse', 'drill-done']).trim(),
+      );
+      expect(report.remote.checks.every((c) => c.checked)).toBe(true);
+      expect(report.remote.checks).toHaveLength(6);
       expect(git(repo, ['show', 'main:src/cli-part2.txt'])).toContain('cli part 2 final');
 
       // Evidence in analysis_results: gates failed before the work and passed on main.

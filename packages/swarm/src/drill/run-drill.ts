@@ -59,7 +59,7 @@ export async function runDrill(options: RunDrillOptions = {}): Promise<DrillRepo
   const repoDir = join(dir, 'repo');
   const lanesDir = join(dir, 'lanes');
   writeDrillHome(home, Date.now());
-  const plan = createDrillRepo(repoDir);
+  const plan = createDrillRepo(repoDir, join(dir, 'origin.git'));
   const planDoc = loadPlan(plan);
   say(`scratch ${dir}: home ${home}, repository ${plan.repo}, plan ${plan.label}`);
 
@@ -85,7 +85,7 @@ async function drill(ctx: DrillContext): Promise<DrillReport> {
   const { dir, plan, runtime, swarm, say } = ctx;
   const kit = createDrillKit(ctx);
   const cast = await runLanePhases(kit);
-  const { epoch, fencing } = await runLeadPhases(kit, cast);
+  const { epoch, fencing, remoteChecks } = await runLeadPhases(kit, cast);
   const { laneA, laneB, laneC, successor, ask, reply, flag, hysteresis } = cast;
 
   const head = git(plan.repo, ['rev-parse', 'HEAD']).trim();
@@ -116,6 +116,7 @@ async function drill(ctx: DrillContext): Promise<DrillReport> {
     ask: { from: laneC.address, to: laneA.address, askId: ask.id, replyId: reply.id, answer: flag },
     capacity: kit.capacityLog,
     fencing,
+    remote: { url: git(plan.repo, ['remote', 'get-url', 'origin']).trim(), checks: remoteChecks },
     hysteresis,
     tag: 'drill-done',
     head,

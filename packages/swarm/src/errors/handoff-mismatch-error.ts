@@ -5,7 +5,7 @@ const marker = Symbol.for(errorKey);
 
 /** One difference between a packet and the checkout it is accepted in. */
 export interface HandoffMismatch {
-  /** `plan`, `repository`, `contract`, `branch`, `head` or `uncommitted`. */
+  /** `plan`, `repository`, `contract`, `branch`, `head`, `uncommitted` or `pendingMerges[i]`. */
   readonly field: string;
   /** What the packet says. */
   readonly packet: string;

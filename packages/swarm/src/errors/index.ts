@@ -7,6 +7,7 @@ export { LeadRecordError, type LeadRecordRefusal } from './lead-record-error';
 export { type LeaseRefusal, LeaseRefusedError } from './lease-refused-error';
 export { NoAccountError } from './no-account-error';
 export { PlanFileError } from './plan-file-error';
+export { type RemoteRefusal, RemoteStateError } from './remote-state-error';
 export { type SecretFinding, SecretInPacketError } from './secret-in-packet-error';
 export { SwarmInputError } from './swarm-input-error';
 export { TaskClaimError, type TaskClaimRefusal } from './task-claim-error';

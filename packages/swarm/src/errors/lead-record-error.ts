@@ -13,6 +13,8 @@ const marker = Symbol.for(errorKey);
  *   the lanes, agents on the lead's host — see `LeadBook.effectiveSuccession`).
  * - `earlier-successor-reachable`: an earlier succession entry is reachable (ties go to the earlier position).
  * - `bad-target`: a handover to the lead itself, or to the reserved address `lead`.
+ * - `asks-not-timed-out`: a takeover for `ask_timeout` while fewer than two asks to the lead are
+ *   unanswered past their timeout (checked from the notice records).
  */
 export type LeadRecordRefusal =
   | 'no-record'
@@ -21,7 +23,8 @@ export type LeadRecordRefusal =
   | 'lead-reachable'
   | 'not-in-succession'
   | 'earlier-successor-reachable'
-  | 'bad-target';
+  | 'bad-target'
+  | 'asks-not-timed-out';
 
 /** A lead-record operation was refused; `reason` says why. */
 export class LeadRecordError extends BullswarmError {

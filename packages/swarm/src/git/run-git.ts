@@ -6,6 +6,16 @@ export interface GitResult {
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** The command ran past its `timeoutMs` and was stopped. */
+  readonly timedOut: boolean;
+}
+
+/** Options of {@link tryGit}. */
+export interface TryGitOptions {
+  /** More environment for git (e.g. `GIT_TERMINAL_PROMPT=0` for a command that talks to a remote). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Stop git past this many milliseconds (default: no limit; local commands end on their own). */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -13,8 +23,8 @@ export interface GitResult {
  * variables that would redirect it (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`) are removed so
  * the answer is about `cwd`. Throws {@link GitStateError} only when git cannot start at all.
  */
-export function tryGit(cwd: string, args: readonly string[]): GitResult {
-  const env = { ...process.env };
+export function tryGit(cwd: string, args: readonly string[], options: TryGitOptions = {}): GitResult {
+  const env = { ...process.env, ...options.env };
   delete env.GIT_DIR;
   delete env.GIT_WORK_TREE;
   delete env.GIT_INDEX_FILE;
@@ -26,8 +36,9 @@ export function tryGit(cwd: string, args: readonly string[]): GitResult {
     stdin: 'ignore',
     stripFinalNewline: false,
     maxBuffer: 64 * 1024 * 1024,
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
   });
-  if (result.exitCode === undefined && result.signal === undefined) {
+  if (result.exitCode === undefined && result.signal === undefined && !result.timedOut) {
     const cause = result.cause as NodeJS.ErrnoException | undefined;
     throw new GitStateError({
       directory: cwd,
@@ -37,7 +48,12 @@ export function tryGit(cwd: string, args: readonly string[]): GitResult {
       ...(cause === undefined ? {} : { cause }),
     });
   }
-  return { status: result.exitCode ?? null, stdout: result.stdout, stderr: result.stderr };
+  return {
+    status: result.exitCode ?? null,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: result.timedOut === true,
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { checkAddress } from '../settings/agent-address';
 import type { Swarm } from '../store/create-swarm';
 import type { HandoffRecord } from './handoff-book';
 import type { HandoffItem, HandoffPacket } from './handoff-packet-schema';
+import { movedMerges } from './lead-packet';
 import { readHandoffPacket } from './read-handoff-packet';
 
 /** Options of {@link acceptHandoffPacket}. */
@@ -39,7 +40,8 @@ export interface AcceptedHandoffPacket {
  * - `plan`: the checkout has `plans/<id>/plan.json` with that id and belongs to the packet's repository;
  * - `contract`: the live contract's digest equals the packet's;
  * - `branch`, `head`: as git reports them now;
- * - `uncommitted`: the same uncommitted paths (the plan's own records left out).
+ * - `uncommitted`: the same uncommitted paths (the plan's own records left out);
+ * - `pendingMerges[i]`: for a lead packet, each pending merge's branch still at the recorded head.
  *
  * Then, in one transaction, the acceptance is recorded and the task is claimed by the successor
  * (refused if the successor wrote the packet itself — hysteresis — or another successor accepted
@@ -107,6 +109,7 @@ export function acceptHandoffPacket(options: AcceptHandoffPacketOptions): Accept
       }`,
     });
   }
+  mismatches.push(...movedMerges(packet, work.checkout));
   if (mismatches.length > 0) throw new HandoffMismatchError(packetPath, mismatches);
 
   const record = swarm.handoffs.recordAccepted(packetPath, { by: address });

@@ -45,7 +45,7 @@ function laneAtHandoff() {
           { decision: 'split the cli work in two files', why: 'reviewable steps', reverse: 'merge them' },
         ],
       },
-      capacity: { verdict: 'critical', freePct: 8, line: 'capacity=critical 8% @lane-b' },
+      capacity: { verdict: 'critical', freePct: 8, line: 'capacity=critical 8% @lane-b decision=hand-off' },
       env: {},
       ...extra,
     });
@@ -93,7 +93,7 @@ describe('handoff write', () => {
     // The lead got `handoff <path>`, and the journal an observation.
     expect(swarm.notices.readInbox('boss').at(-1)).toMatchObject({
       kind: 'handoff',
-      text: `handoff ${written.path} capacity=critical 8% @lane-b`,
+      text: `handoff ${written.path} capacity=critical 8% @lane-b decision=hand-off`,
     });
     expect(readJournal(plan.journalFile).at(-1)).toMatchObject({
       type: 'observation',

@@ -22,6 +22,7 @@ import {
   handoffPacketSchema,
   LEAD_TASK,
 } from './handoff-packet-schema';
+import { leadPacketFields } from './lead-packet';
 import { scanForSecrets } from './secret-scan';
 
 /** Options of {@link writeHandoffPacket}. */
@@ -68,7 +69,9 @@ export interface WrittenHandoffPacket {
  *
  * A lead packet (`task: "lead"`) is written only by the current lead (the lead record's holder
  * at its epoch; not after a release): anyone else gets a {@link FencingError} naming the lead and
- * epoch, and nothing is written, recorded or sent.
+ * epoch, and nothing is written, recorded or sent. It carries the lane table (given, else read
+ * from the records), the release order and the pending merges (each branch's head read from git)
+ * as structured fields (`leadPacketFields`); a lane's packet carrying them is refused.
  *
  * Then it records the packet and — hysteresis — the author's relinquishment of the task, in one
  * transaction: the author never takes that task again. Journalled as an observation
@@ -144,9 +147,21 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
       });
     }
   }
-  const work = readWorkState(options.checkout, { excludePrefixes: planRecordPrefixes(plan.id) });
-  const now = swarm.context.clock();
   const content = options.content ?? {};
+  const leadOnly = (['lanes', 'releaseOrder', 'pendingMerges'] as const).find(
+    (f) => content[f] !== undefined,
+  );
+  if (options.task !== LEAD_TASK && leadOnly !== undefined) {
+    throw new SwarmInputError({
+      field: leadOnly,
+      expected: `nothing: only a lead packet (task "${LEAD_TASK}") carries a lane table, a release order and pending merges`,
+      received: JSON.stringify(content[leadOnly]),
+    });
+  }
+  const work = readWorkState(options.checkout, { excludePrefixes: planRecordPrefixes(plan.id) });
+  const lead =
+    options.task === LEAD_TASK ? leadPacketFields(swarm, plan, planDoc, work.checkout, content) : undefined;
+  const now = swarm.context.clock();
   const draft = {
     schema: 'dwp-handoff/v1',
     plan: { id: plan.id, repo: plan.repo },
@@ -172,6 +187,7 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
     lead: record && record.releasedAt === undefined ? { address: record.lead, epoch: record.epoch } : null,
     author: { address: author, pool: options.authorPool ?? null },
     ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
+    ...(lead === undefined ? {} : lead),
     writtenAt: new Date(now).toISOString(),
   };
   const parsed = handoffPacketSchema.safeParse(draft);

@@ -11,7 +11,7 @@ import type { Swarm } from '../store/create-swarm';
 /** Options of {@link assignAccount}. */
 export interface AssignAccountOptions {
   readonly plan: PlanLocation;
-  /** The task the lane will run (its `kind`, `lane` and `tier` drive the pick). */
+  /** The task the lane will run (its `kind`, `lane`, `tier` and `long` drive the pick). */
   readonly task: string;
   /** The lead assigning it (must be the plan's current lead). */
   readonly owner: string;
@@ -63,6 +63,7 @@ export async function assignAccount(
     plan: planDoc,
     lane: task?.lane ?? 'build',
     ...(task?.tier === undefined ? {} : { tier: task.tier }),
+    ...(task?.long === true ? { long: true } : {}),
     ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
     ...(options.excludeReason === undefined ? {} : { excludeReason: options.excludeReason }),
     ...(options.preferOtherFamilyThan === undefined

@@ -262,7 +262,7 @@ describe('fencing', () => {
     const { swarm, plan } = setup();
     swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'] });
     expect(swarm.leads.checkLeadership(plan, { address: 'boss', epoch: 1 }).current).toBe(true);
-    swarm.leads.takeover(plan, { address: 'deputy', reason: 'ask_timeout' });
+    swarm.leads.takeover(plan, { address: 'deputy' });
     const check = swarm.leads.checkLeadership(plan, { address: 'boss', epoch: 1 });
     expect(check).toMatchObject({ current: false, steppedDown: true });
     expect(check.current ? '' : check.why).toBe('epoch 2 (lead deputy) is higher than 1');
@@ -277,7 +277,7 @@ describe('fencing', () => {
   it('a lead check at an epoch the plan never had is an input error, and records nothing', () => {
     const { swarm, plan } = setup();
     swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'] });
-    swarm.leads.takeover(plan, { address: 'deputy', reason: 'ask_timeout' });
+    swarm.leads.takeover(plan, { address: 'deputy' });
     const events = swarm.leads.history(plan).length;
     const journalLines = readJournal(plan.journalFile).length;
     expect(() => swarm.leads.checkLeadership(plan, { address: 'deputy', epoch: 3 })).toThrow(

@@ -87,8 +87,10 @@ export interface LeadBook {
   /**
    * Unplanned takeover by the first reachable entry of the effective succession
    * ({@link LeadBook.effectiveSuccession}), at the epoch it read (`epoch`, else the record's epoch
-   * when called): refused while the lead is reachable (unless the taker asserts `usage_limit` or
-   * `ask_timeout`, recorded as asserted), when the taker is not in the effective succession, or
+   * when called): refused while the lead is reachable — unless the taker asserts `usage_limit`
+   * (recorded as asserted) or gives `ask_timeout`, which is checked: two asks to the lead at this
+   * epoch unanswered past their timeout in the notice records — when the taker is not in the
+   * effective succession, or
    * when an earlier entry is reachable (ties go to the earlier position).
    */
   takeover(plan: PlanLocation, options: TakeoverOptions): LeadRecord;

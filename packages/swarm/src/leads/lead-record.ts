@@ -39,7 +39,11 @@ export interface LeadEvent {
   readonly at: number;
 }
 
-/** Why a takeover happens: checked (`unreachable`) or asserted by the taker and recorded as such. */
+/**
+ * Why a takeover happens. Checked: `unreachable` (the registry's reachability) and `ask_timeout`
+ * (two asks to the lead unanswered past their timeout, from the notice records). Asserted by the
+ * taker and recorded as asserted: `usage_limit` (a usage-limit screen bullswarm cannot see).
+ */
 export type TakeoverReason = 'unreachable' | 'usage_limit' | 'ask_timeout';
 
 export const TAKEOVER_REASONS: readonly TakeoverReason[] = ['unreachable', 'usage_limit', 'ask_timeout'];

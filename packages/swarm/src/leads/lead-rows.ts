@@ -155,6 +155,17 @@ export function logLeadEvent(
   );
 }
 
+/** When the record reached `epoch` (its claim, handover or takeover), if it did. */
+export function epochStartedAt(db: SwarmDatabase, plan: PlanRef, epoch: number): number | undefined {
+  const row = db
+    .prepare(
+      `SELECT at FROM swarm_lead_events WHERE plan_repo = ? AND plan_id = ? AND epoch = ?
+         AND kind IN ('claim', 'handover', 'takeover') ORDER BY id DESC LIMIT 1`,
+    )
+    .get(plan.repo, plan.id, epoch) as { at: number } | undefined;
+  return row?.at;
+}
+
 export function leadHistory(db: SwarmDatabase, plan: PlanRef): LeadEvent[] {
   const rows = db
     .prepare('SELECT * FROM swarm_lead_events WHERE plan_repo = ? AND plan_id = ? ORDER BY id')

@@ -2,6 +2,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import { FencingError } from '../errors/fencing-error';
 import { LeadRecordError } from '../errors/lead-record-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
+import { type Notice, timedOutAsksIn } from '../notices/notice-box';
 import { type PlanLocation, planLabel } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
 import { parseList, type SwarmContext } from '../store/swarm-context';
@@ -9,7 +10,16 @@ import { effectiveSuccessionOf } from './effective-succession';
 import { journalLead, notifyLeadChange } from './lead-effects';
 import { requireActive } from './lead-guards';
 import { type LeadRecord, TAKEOVER_REASONS, type TakeoverReason } from './lead-record';
-import { logLeadEvent, moveLead, selectLead, toLeadRecord } from './lead-rows';
+import { epochStartedAt, logLeadEvent, moveLead, selectLead, toLeadRecord } from './lead-rows';
+
+/** How many asks to the lead must be unanswered past their timeout before `ask_timeout` holds ("times out twice"). */
+export const ASK_TIMEOUTS_FOR_TAKEOVER = 2;
+
+function describeAsks(asks: readonly Notice[]): string {
+  return asks
+    .map((ask) => `#${ask.id} from ${ask.from ?? '-'} timed out ${new Date(ask.timeoutAt!).toISOString()}`)
+    .join(', ');
+}
 
 /** Options of `LeadBook.takeover`. */
 export interface TakeoverOptions {
@@ -65,6 +75,25 @@ export function takeoverLead(
       });
     }
     const lead = agents.reachability(row.lead);
+    let timedOut: readonly Notice[] = [];
+    if (reason === 'ask_timeout') {
+      // Checked, not asserted: two asks to the lead at this epoch, unanswered past their timeout.
+      timedOut = timedOutAsksIn(db, {
+        to: row.lead,
+        plan,
+        since: epochStartedAt(db, plan, row.epoch) ?? row.claimed_at,
+        now,
+      });
+      if (timedOut.length < ASK_TIMEOUTS_FOR_TAKEOVER) {
+        throw new LeadRecordError({
+          plan: planLabel(plan),
+          reason: 'asks-not-timed-out',
+          lead: row.lead,
+          epoch: row.epoch,
+          message: `takeover refused: ask_timeout needs ${ASK_TIMEOUTS_FOR_TAKEOVER} asks to the lead ${row.lead} (epoch ${row.epoch}) unanswered past their timeout; the notices show ${timedOut.length}${timedOut.length > 0 ? ` (${describeAsks(timedOut)})` : ''}`,
+        });
+      }
+    }
     if (reason === 'unreachable' && lead.reachable) {
       throw new LeadRecordError({
         plan: planLabel(plan),
@@ -107,7 +136,11 @@ export function takeoverLead(
     );
     if (changes !== 1) throw new Error('lead record changed inside its own transaction');
     const why =
-      reason === 'unreachable' ? `lead unreachable: ${lead.why}` : `asserted by ${address}: ${reason}`;
+      reason === 'unreachable'
+        ? `lead unreachable: ${lead.why}`
+        : reason === 'ask_timeout'
+          ? `asks to ${row.lead} unanswered past their timeout: ${describeAsks(timedOut)}`
+          : `asserted by ${address}: ${reason}`;
     logLeadEvent(
       db,
       plan,

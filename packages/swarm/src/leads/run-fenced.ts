@@ -1,9 +1,12 @@
 import { constants } from 'node:os';
 import { execa } from 'execa';
+import { RemoteStateError } from '../errors/remote-state-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import type { PlanRef } from '../plans/plan-location';
 import type { Swarm } from '../store/create-swarm';
 import type { LeadRecord } from './lead-book';
+import { recordFenceRefusal } from './lead-fencing';
+import { checkRemoteBeforeFence, type RemoteCheck } from './remote-check';
 
 /** Options of {@link runFenced}. */
 export interface RunFencedOptions {
@@ -16,11 +19,15 @@ export interface RunFencedOptions {
   readonly command: readonly string[];
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The remote to check first (default: the one the command pushes to, the branch's, `origin`, the only one). */
+  readonly remote?: string;
 }
 
 /** The fenced command's outcome. */
 export interface FencedRun {
   readonly record: LeadRecord;
+  /** What was read from the remote before the command ran. */
+  readonly remote: RemoteCheck;
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
@@ -28,9 +35,12 @@ export interface FencedRun {
 
 /**
  * Runs a merge, tag or release command only when `epoch` is the plan's current epoch (and
- * `address` its lead): {@link LeadBook.assertCurrentEpoch} first, then the command (argv, no shell),
- * its output captured. A lead at a lower epoch gets a `FencingError` and nothing runs. A command
- * that cannot be started exits 127 with `<command>: command not found` (or why) as its stderr.
+ * `address` its lead): {@link LeadBook.assertCurrentEpoch} first, then the remote is read
+ * ({@link checkRemoteBeforeFence}: refused when it moved past the checkout, a tag is already
+ * there, or it cannot be read), then the command (argv, no shell), its output captured. A lead at
+ * a lower epoch gets a `FencingError`, a moved remote a `RemoteStateError` (kept as a
+ * `fence-refused` event too), and nothing runs. A command that cannot be started exits 127 with
+ * `<command>: command not found` (or why) as its stderr.
  *
  * The check is made immediately before the command starts; the write lock is not held while it
  * runs (a merge can take minutes), so a takeover during the command is detected by the next fenced
@@ -48,6 +58,24 @@ export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promis
     ...(options.address === undefined ? {} : { address: options.address }),
     action: options.command.join(' '),
   });
+  let remote: RemoteCheck;
+  try {
+    remote = checkRemoteBeforeFence(options.command, options.cwd, {
+      ...(options.remote === undefined ? {} : { remote: options.remote }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+  } catch (error) {
+    if (RemoteStateError.isInstance(error)) {
+      recordFenceRefusal(
+        swarm.context,
+        options.plan,
+        record.lead,
+        { epoch: options.epoch, ...(options.address === undefined ? {} : { address: options.address }) },
+        `${options.command.join(' ')} (remote: ${error.message})`,
+      );
+    }
+    throw error;
+  }
   const [file, ...args] = options.command as [string, ...string[]];
   const result = await execa(file, args, {
     cwd: options.cwd,
@@ -63,6 +91,7 @@ export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promis
     const note = `${file}: killed by ${result.signal}`;
     return {
       record,
+      remote,
       exitCode: 128 + number,
       stdout,
       stderr: stderr === '' ? note : `${stderr.replace(/\n$/, '')}\n${note}`,
@@ -74,6 +103,7 @@ export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promis
     // exit code 127 (not found) or 126 (found, not executable).
     return {
       record,
+      remote,
       exitCode: code === 'EACCES' ? 126 : 127,
       stdout: '',
       stderr:
@@ -86,6 +116,7 @@ export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promis
   }
   return {
     record,
+    remote,
     exitCode: result.exitCode ?? 1,
     stdout,
     stderr:

@@ -39,7 +39,9 @@ describe('notices', () => {
       expect.objectContaining({ kind: 'reply', re: ask.id, text: '--format' }),
     ]);
     expect(reply.re).toBe(ask.id);
-    expect(() => swarm.notices.send({ to: 'lane-c', kind: 'reply', text: 'x' })).toThrow(/re is missing: expected the id of the ask a reply answers/);
+    expect(() => swarm.notices.send({ to: 'lane-c', kind: 'reply', text: 'x' })).toThrow(
+      /re is missing: expected the id of the ask a reply answers/,
+    );
     expect(() => swarm.notices.send({ to: 'lane-c', kind: 'reply', re: 999, text: 'x' })).toThrow(
       /existing notice/,
     );

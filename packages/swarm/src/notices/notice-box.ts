@@ -39,6 +39,8 @@ export interface Notice {
   readonly text: string;
   /** For a reply: the ask it answers. */
   readonly re: number | undefined;
+  /** For an ask: when it times out if nobody answered it (a reply from its recipient). */
+  readonly timeoutAt: number | undefined;
   readonly createdAt: number;
   readonly readAt: number | undefined;
 }
@@ -53,6 +55,8 @@ export interface SendNoticeOptions {
   readonly epoch?: number;
   readonly kind?: NoticeKind;
   readonly re?: number;
+  /** For an ask: how long it waits for its recipient's reply (default `BULLSWARM_ASK_TIMEOUT_SEC`, 1800 s). */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -78,6 +82,7 @@ interface NoticeRow {
   kind: NoticeKind;
   text: string;
   re: number | null;
+  timeout_at: number | null;
   created_at: number;
   read_at: number | null;
 }
@@ -92,12 +97,16 @@ function toNotice(row: NoticeRow): Notice {
     kind: row.kind,
     text: row.text,
     re: row.re ?? undefined,
+    timeoutAt: row.timeout_at ?? undefined,
     createdAt: row.created_at,
     readAt: row.read_at ?? undefined,
   };
 }
 
-/** Inserts a notice (inside the caller's transaction); used by the lead book for lead notices. */
+/**
+ * Inserts a notice (inside the caller's transaction); used by the lead book for lead notices. An
+ * ask's timeout is `now + timeoutMs` (the caller resolves the default).
+ */
 export function insertNotice(
   db: SwarmDatabase,
   options: SendNoticeOptions,
@@ -106,8 +115,8 @@ export function insertNotice(
 ): number {
   const result = db
     .prepare(
-      `INSERT INTO swarm_notices (recipient, sender, plan_repo, plan_id, epoch, kind, text, re, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO swarm_notices (recipient, sender, plan_repo, plan_id, epoch, kind, text, re, timeout_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       options.to,
@@ -118,9 +127,41 @@ export function insertNotice(
       options.kind ?? 'text',
       redact.text(options.text),
       options.re ?? null,
+      options.kind === 'ask' && options.timeoutMs !== undefined ? now + options.timeoutMs : null,
       now,
     );
   return Number(result.lastInsertRowid);
+}
+
+/**
+ * The asks to `to` about `plan`, sent at or after `since`, whose timeout has passed at `now` and
+ * that `to` has not answered (no `reply` notice from it naming the ask, then or since): what "an ask
+ * to it times out" means, read from the notice records. Oldest first.
+ */
+export function timedOutAsksIn(
+  db: SwarmDatabase,
+  query: { readonly to: string; readonly plan: PlanRef; readonly since: number; readonly now: number },
+): Notice[] {
+  return (
+    db
+      .prepare(
+        `SELECT * FROM swarm_notices AS ask
+         WHERE ask.kind = 'ask' AND ask.recipient = @to AND ask.plan_repo = @repo AND ask.plan_id = @id
+           AND ask.created_at >= @since AND ask.timeout_at IS NOT NULL AND ask.timeout_at <= @now
+           AND NOT EXISTS (
+             SELECT 1 FROM swarm_notices AS reply
+             WHERE reply.kind = 'reply' AND reply.re = ask.id AND reply.sender = ask.recipient
+           )
+         ORDER BY ask.id`,
+      )
+      .all({
+        to: query.to,
+        repo: query.plan.repo,
+        id: query.plan.id,
+        since: query.since,
+        now: query.now,
+      }) as NoticeRow[]
+  ).map(toNotice);
 }
 
 /** Creates the notice box over a swarm context. */
@@ -150,6 +191,20 @@ export function createNoticeBox(context: SwarmContext): NoticeBox {
       if (options.kind === 'reply' && options.re === undefined) {
         throw new SwarmInputError({ field: 're', expected: 'the id of the ask a reply answers' });
       }
+      if (options.timeoutMs !== undefined && options.kind !== 'ask') {
+        throw new SwarmInputError({
+          field: 'timeoutMs',
+          expected: 'no timeout: only an ask waits for an answer',
+          received: String(options.timeoutMs),
+        });
+      }
+      if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+        throw new SwarmInputError({
+          field: 'timeoutMs',
+          expected: 'a positive number of milliseconds',
+          received: String(options.timeoutMs),
+        });
+      }
       if (options.re !== undefined && box.get(options.re) === undefined) {
         throw new SwarmInputError({
           field: 're',
@@ -158,7 +213,16 @@ export function createNoticeBox(context: SwarmContext): NoticeBox {
         });
       }
       const now = context.clock();
-      const id = context.tx(() => insertNotice(db, options, now, context.redact));
+      const timeoutMs =
+        options.kind === 'ask' ? (options.timeoutMs ?? context.settings.askTimeoutMs) : undefined;
+      const id = context.tx(() =>
+        insertNotice(
+          db,
+          { ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
+          now,
+          context.redact,
+        ),
+      );
       return box.get(id)!;
     },
     readInbox(address) {

@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
 import { type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwarmInputError } from '../errors/swarm-input-error';
-import { openTestSwarm, tempDirs } from '../test-support/swarm-fixture';
+import { assignAccount } from '../launch/assign-account';
+import { createRepo, openTestSwarm, smallPlan, tempDirs } from '../test-support/swarm-fixture';
 import { pickAccount } from './pick-account';
 
 const dirs = tempDirs();
@@ -137,5 +139,69 @@ describe('pickAccount with an expiring pool', () => {
       { poolId: 'sim:x', reason: 'not urgent while sim:soon is expiring' },
       { poolId: 'sim:y', reason: 'not urgent while sim:soon is expiring' },
     ]);
+  });
+});
+
+describe('pickAccount for a long task', () => {
+  it('prefers accounts of known capacity (pacing ranks the unmetered ones first otherwise); assignAccount reads `long` from the plan', async () => {
+    const dir = dirs.make();
+    writeTestHome(dir, {
+      now: NOW,
+      pools: [
+        { account: 'blind', meter: { type: 'none' } },
+        { account: 'metered', windows: weekly(60) },
+        { account: 'unread' },
+      ],
+    });
+    const runtime = await openRuntime({
+      home: dir,
+      env: {},
+      clock: () => NOW,
+      createStore: true,
+      userHome: dir,
+    });
+    runtimes.push(runtime);
+    const { swarm } = openTestSwarm(dir, { clock: () => NOW });
+    const order = async (long?: boolean) =>
+      (
+        await pickAccount(runtime, swarm, { kind: 'any', owner: 'boss', env: {}, ...(long ? { long } : {}) })
+      ).ranked.map((p) => [p.poolId, p.capacity]);
+    expect(await order()).toEqual([
+      ['sim:blind', 'unknown'],
+      ['sim:unread', 'unknown'],
+      ['sim:metered', 'ok'],
+    ]);
+    // Known capacity first; pacing's order is kept within each group.
+    expect(await order(true)).toEqual([
+      ['sim:metered', 'ok'],
+      ['sim:blind', 'unknown'],
+      ['sim:unread', 'unknown'],
+    ]);
+
+    const plan = smallPlan('long');
+    const { plan: location } = createRepo(join(dir, 'repo'), {
+      ...plan,
+      tasks: [
+        { id: 'big', lane: 'build', long: true },
+        { id: 'small', lane: 'build' },
+      ],
+    });
+    swarm.leads.claim(location, { address: 'boss' });
+    const big = await assignAccount(runtime, swarm, {
+      plan: location,
+      task: 'big',
+      owner: 'boss',
+      address: 'lane-big',
+      env: {},
+    });
+    expect(big.poolId).toBe('sim:metered');
+    const small = await assignAccount(runtime, swarm, {
+      plan: location,
+      task: 'small',
+      owner: 'boss',
+      address: 'lane-small',
+      env: {},
+    });
+    expect(small.poolId).toBe('sim:blind');
   });
 });

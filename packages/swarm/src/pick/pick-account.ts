@@ -29,6 +29,12 @@ export interface PickAccountOptions {
   readonly plan?: Pick<Plan, 'id' | 'pools'>;
   /** Prefer accounts of a provider family other than this one (another vendor) when any can take it. */
   readonly preferOtherFamilyThan?: string;
+  /**
+   * A long task (a plan task marked `long`): accounts whose capacity is known (`ok`, `low`) go
+   * before accounts whose capacity is `unknown` — a lead "prefers known-capacity accounts for long
+   * tasks" (swarm-autonomy, "The capacity loop").
+   */
+  readonly long?: boolean;
   readonly lane?: Lane;
   readonly tier?: EffortTier;
   /** Environment of thresholds and caps (default the runtime's). */
@@ -69,8 +75,11 @@ export interface PickResult {
  * candidate order), leaving out: accounts leased to a lane, the owner's own account (its
  * registered pool, and `$BULLSWARM_POOL` when the owner is this agent), `exclude`, accounts the
  * plan does not declare, and accounts whose capacity verdict (with the environment's caps) is
- * `critical`. With `preferOtherFamilyThan`, accounts of another provider family go first when
- * any is selectable ("another vendor when the task allows"). Only declared pools are ever ranked.
+ * `critical`. With `long`, accounts of known capacity go before those of unknown capacity; with
+ * `preferOtherFamilyThan`, accounts of another provider family go first when any is selectable
+ * ("another vendor when the task allows"); known capacity comes first when both are asked, then
+ * the family, then pacing's order (each preference is a stable partition of pacing's ranking).
+ * Only declared pools are ever ranked.
  *
  * @throws SwarmInputError for an unknown kind; UnknownPoolError for an exclude naming no pool.
  */
@@ -165,6 +174,11 @@ export async function pickAccount(
     const other = ranked.filter((a) => a.providerFamily !== options.preferOtherFamilyThan);
     const same = ranked.filter((a) => a.providerFamily === options.preferOtherFamilyThan);
     ranked = [...other, ...same];
+  }
+  if (options.long === true) {
+    const known = ranked.filter((a) => a.capacity !== 'unknown');
+    const unknown = ranked.filter((a) => a.capacity === 'unknown');
+    ranked = [...known, ...unknown];
   }
   const reasons = [...leftOut].map(([poolId, reason]) => ({ poolId, reason }));
   const first = decision.candidates[0];

@@ -33,6 +33,11 @@ export const planTaskSchema = z.strictObject({
   gate: gateSchema.optional(),
   /** Its steps in order (a packet names the step in flight). */
   steps: z.array(z.string().min(1)).default([]),
+  /**
+   * A long task (hours of work, or a gate that runs long): its account is picked among those of
+   * known capacity first (a lead prefers known-capacity accounts for long tasks).
+   */
+  long: z.boolean().optional(),
 });
 
 /** The contract: what the plan must achieve and what it is authorized to do. Extra keys are kept. */

@@ -15,6 +15,9 @@ export const SWARM_NAMESPACE = 'swarm';
  *   hysteresis after a handoff, completion.
  * - `swarm_handoffs`: packets written, launched and accepted.
  * - `swarm_escalations`: escalations C1–C7 and their answers.
+ *
+ * Step 2: `swarm_notices.timeout_at` (when an ask times out unanswered) and `swarm_parks` (a plan
+ * parked because no declared account has room and none resets within its horizon).
  */
 export const swarmMigrations: StoreMigrations = {
   namespace: SWARM_NAMESPACE,
@@ -148,5 +151,23 @@ export const swarmMigrations: StoreMigrations = {
       relayed_by TEXT,
       answered_at INTEGER
     );`,
+    `ALTER TABLE swarm_notices ADD COLUMN timeout_at INTEGER;
+    CREATE TABLE swarm_parks (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      plan_repo TEXT NOT NULL,
+      plan_id TEXT NOT NULL,
+      task_id TEXT,
+      kind TEXT NOT NULL,
+      parked_by TEXT NOT NULL,
+      parked_at INTEGER NOT NULL,
+      horizon_ms INTEGER NOT NULL,
+      soonest_reset_at INTEGER,
+      soonest_reset_pool TEXT,
+      reason TEXT NOT NULL,
+      escalation_id INTEGER,
+      resumed_at INTEGER,
+      resumed_by TEXT
+    );
+    CREATE INDEX swarm_parks_open ON swarm_parks (plan_repo, plan_id, resumed_at);`,
   ],
 };

@@ -13,8 +13,9 @@ export interface CapacityCommandOptions {
 
 /**
  * `bullswarm capacity [--self | --pool <p>] [--json]`: the verdict ok / low / critical / unknown and
- * the capacity line agents end their messages with (`capacity=ok 64% @work1`). The line goes to
- * stdout, the reason to stderr; the verdict is journalled in the plan when one is known.
+ * the capacity line agents end their messages with (`capacity=ok 64% @work1 decision=continue`).
+ * The line goes to stdout; the reason and what a lane and a lead do on it to stderr; the verdict is
+ * journalled in the plan when one is known.
  */
 export async function capacityCommand(
   context: CommandContext,
@@ -23,7 +24,7 @@ export async function capacityCommand(
   if (options.self && options.pool !== undefined) {
     throw new CliUsageError({ message: '--self and --pool cannot be combined: pick one', flag: '--self' });
   }
-  const { checkCapacity } = await import('@bullswarm/swarm');
+  const { CAPACITY_ACTIONS, checkCapacity } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm, runtime) => {
     // The verdict is journalled in the plan (an observation) when one is named, or when the
     // launch's $BULLSWARM_PLAN resolves; a plan that does not resolve from the environment never
@@ -47,5 +48,7 @@ export async function capacityCommand(
     }
     context.io.out(`${report.line}\n`);
     context.io.err(`${report.reason}\n`);
+    const action = CAPACITY_ACTIONS[report.verdict];
+    context.io.err(`decision ${report.decision}: a lane ${action.lane}; a lead ${action.lead}\n`);
   });
 }

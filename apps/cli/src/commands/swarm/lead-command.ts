@@ -185,13 +185,14 @@ export async function leadCheckCommand(
 }
 
 /**
- * `bullswarm lead fence --plan <P> --epoch <n> [--as <addr>] -- <command…>`: runs a merge, tag or
- * release command only when the epoch is current; its exit code is the command's.
+ * `bullswarm lead fence --plan <P> --epoch <n> [--as <addr>] [--remote <name>] -- <command…>`: runs
+ * a merge, tag or release command only when the epoch is current and the remote has not moved past
+ * the checkout (read first; one stderr line says what was read); its exit code is the command's.
  */
 export async function leadFenceCommand(
   context: CommandContext,
   command: readonly string[],
-  options: { plan?: string; as?: string; epoch?: string },
+  options: { plan?: string; as?: string; epoch?: string; remote?: string },
 ): Promise<void> {
   const { runFenced } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm) => {
@@ -205,7 +206,13 @@ export async function leadFenceCommand(
       command,
       cwd: context.io.cwd,
       env: context.io.env,
+      ...(options.remote === undefined ? {} : { remote: options.remote }),
     });
+    context.io.err(
+      run.remote.checked
+        ? `remote ${run.remote.remote} read first: ${run.remote.refs.map((r) => `${r.ref} ${r.remoteHead === null ? '-' : r.remoteHead.slice(0, 12)} (${r.why})`).join(', ')}\n`
+        : `remote not read: ${run.remote.why}\n`,
+    );
     if (run.stdout !== '') context.io.out(run.stdout.endsWith('\n') ? run.stdout : `${run.stdout}\n`);
     if (run.stderr !== '') context.io.err(run.stderr.endsWith('\n') ? run.stderr : `${run.stderr}\n`);
     if (run.exitCode !== 0) throw new CliExit(run.exitCode);

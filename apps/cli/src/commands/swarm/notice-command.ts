@@ -1,3 +1,4 @@
+import { CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, printJson } from '../../cli/command-context';
 import { iso, parseInteger, planOf, selfOf, withSwarm } from './swarm-command-support';
 
@@ -7,12 +8,15 @@ export interface NotifyOptions {
   readonly as?: string;
   readonly ask?: boolean;
   readonly re?: string;
+  readonly timeout?: string;
   readonly json?: boolean;
 }
 
 /**
  * `bullswarm notify <addr|lead> <text…>`: a one-way notice stored for the recipient (`lead`
- * resolves to the plan's current lead). `--ask` marks a question, `--re <id>` a reply to one.
+ * resolves to the plan's current lead). `--ask` marks a question (it times out after `--timeout`
+ * seconds, default `$BULLSWARM_ASK_TIMEOUT_SEC`, else 1800, unless its recipient replies), `--re <id>`
+ * a reply to one.
  */
 export async function notifyCommand(
   context: CommandContext,
@@ -31,6 +35,14 @@ export async function notifyCommand(
         ? undefined
         : await selfOf(context, options.as);
     const re = parseInteger(options.re, '--re');
+    if (options.timeout !== undefined && !options.ask) {
+      throw new CliUsageError({
+        message: '--timeout is the wait of an ask: add --ask',
+        flag: '--timeout',
+        expected: '--ask --timeout <sec>',
+      });
+    }
+    const timeoutSec = parseInteger(options.timeout, '--timeout');
     const record = plan ? swarm.leads.get(plan) : undefined;
     const notice = swarm.notices.send({
       to: recipient,
@@ -40,9 +52,13 @@ export async function notifyCommand(
       ...(record === undefined ? {} : { epoch: record.epoch }),
       kind: re !== undefined ? 'reply' : options.ask ? 'ask' : words[0] === 'handoff' ? 'handoff' : 'text',
       ...(re === undefined ? {} : { re }),
+      ...(timeoutSec === undefined ? {} : { timeoutMs: timeoutSec * 1000 }),
     });
     if (options.json) printJson(context, notice);
-    else context.io.out(`notice #${notice.id} to ${recipient}\n`);
+    else
+      context.io.out(
+        `notice #${notice.id} to ${recipient}${notice.timeoutAt === undefined ? '' : ` (an ask: times out ${iso(notice.timeoutAt)} unless ${recipient} replies)`}\n`,
+      );
   });
 }
 
@@ -76,7 +92,7 @@ export async function inboxCommand(
           ? ' [stale epoch]'
           : '';
       context.io.out(
-        `#${n.id} ${iso(n.createdAt)} ${n.kind}${n.re === undefined ? '' : ` re #${n.re}`} from ${n.from ?? '-'}${stale}: ${n.text}\n`,
+        `#${n.id} ${iso(n.createdAt)} ${n.kind}${n.re === undefined ? '' : ` re #${n.re}`} from ${n.from ?? '-'}${stale}${n.timeoutAt === undefined ? '' : ` (reply before ${iso(n.timeoutAt)}: \`bullswarm notify ${n.from ?? '<addr>'} --re ${n.id} <answer>\`)`}: ${n.text}\n`,
       );
     }
   });

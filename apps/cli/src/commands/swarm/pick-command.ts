@@ -10,13 +10,15 @@ export interface PickCommandOptions {
   readonly plan?: string;
   readonly lane?: string;
   readonly effort?: string;
+  readonly long?: boolean;
   readonly json?: boolean;
 }
 
 /**
  * `bullswarm pick <kind> --owner <lead> [--exclude @<pool>]…`: the declared accounts ranked by
  * pacing for a kind of work (a connector id, a provider family, or `any`), leaving out accounts
- * leased to lanes and the owner's own. Prints the best first; exit 1 when none can take it.
+ * leased to lanes and the owner's own. `--long`: accounts of known capacity first (a long task).
+ * Prints the best first; exit 1 when none can take it.
  */
 export async function pickCommand(
   context: CommandContext,
@@ -37,7 +39,8 @@ export async function pickCommand(
     const pick = await pickAccount(runtime, swarm, {
       kind,
       owner,
-      ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+      ...(options.exclude === undefined ? {} : { exclude: options.exclude, excludeReason: 'excluded (--exclude)' }),
+      ...(options.long === true ? { long: true } : {}),
       ...(plan === undefined ? {} : { plan }),
       ...(options.lane === undefined ? {} : { lane: options.lane as Lane }),
       ...(options.effort === undefined ? {} : { tier: options.effort }),

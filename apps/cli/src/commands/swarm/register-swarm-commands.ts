@@ -53,12 +53,14 @@ export function registerSwarmCommands(
     .option(...PLAN)
     .option('--lane <lane>', 'analyze, build or chore (default build)')
     .option('--effort <tier>', 'the effort tier (default: the lane default)')
+    .option('--long', 'a long task: accounts of known capacity first (unknown capacity last)')
     .option('--json', 'print the ranking as JSON')
     .addHelpText(
       'after',
       examples(
         'bullswarm pick any --owner lead-1',
         'bullswarm pick codex --owner lead-1 --exclude @work1 --json',
+        'bullswarm pick any --owner lead-1 --long',
       ),
     )
     .action(async (kind: string, _options, command: Command) => {
@@ -228,7 +230,7 @@ export function registerSwarmCommands(
     .option('--epoch <n>', 'the epoch you read (compare-and-set; default the current one)')
     .option(
       '--reason <why>',
-      'unreachable (checked, default), usage_limit or ask_timeout (asserted and recorded as such)',
+      'unreachable (checked, default), ask_timeout (checked: two asks to the lead at its epoch unanswered past their timeout) or usage_limit (asserted and recorded as such)',
     )
     .option('--json', 'print the record as JSON')
     .action(async (_options, command: Command) => {
@@ -272,15 +274,26 @@ export function registerSwarmCommands(
   lead
     .command('fence')
     .description(
-      'run a merge, tag or release command only when the epoch is current (exit code: the command’s)',
+      'run a merge, tag or release command only when the epoch is current and the remote has not moved past the checkout (exit code: the command’s)',
     )
     .argument('<command...>', 'the command after --')
     .option(...PLAN)
     .requiredOption('--epoch <n>', 'the epoch you hold')
     .option('--as <addr>', 'the lead’s address (checked against the record when given)')
+    .option(
+      '--remote <name>',
+      'the remote read first (default: the one pushed to, the branch’s upstream, origin, or the only one)',
+    )
     .addHelpText(
       'after',
-      examples('bullswarm lead fence --plan release-2 --epoch 3 --as lead-2 -- git tag v2.0.0'),
+      '\nBefore the command runs the remote is read (git ls-remote, never prompting, at most\n' +
+        '$BULLSWARM_REMOTE_TIMEOUT_SEC, 60 s): the branch and any branch pushed must be contained in the\n' +
+        'checkout, a tag made or pushed must not be on the remote already; else exit 1 and nothing runs.\n' +
+        examples(
+          'bullswarm lead fence --plan release-2 --epoch 3 --as lead-2 -- git merge --no-ff lane/api',
+          'bullswarm lead fence --plan release-2 --epoch 3 --as lead-2 -- git tag -a v2.0.0 -m v2.0.0',
+          'bullswarm lead fence --plan release-2 --epoch 3 --remote upstream -- git push upstream main v2.0.0',
+        ),
     )
     .action(async (commandLine: string[], _options, command: Command) => {
       const { leadFenceCommand } = await import('./lead-command');
@@ -296,7 +309,11 @@ export function registerSwarmCommands(
     .argument('<text...>', 'the notice')
     .option(...PLAN)
     .option(...AS)
-    .option('--ask', 'a lane-to-lane question')
+    .option('--ask', 'a question (lane to lane, or to the lead): it waits for a reply from its recipient')
+    .option(
+      '--timeout <sec>',
+      'how long the ask waits for that reply (default $BULLSWARM_ASK_TIMEOUT_SEC, else 1800)',
+    )
     .option('--re <id>', 'a reply to the ask with this notice id')
     .option('--json', 'print the notice as JSON')
     .addHelpText(

@@ -52,15 +52,20 @@ function setup() {
 describe('bullswarm capacity', () => {
   it('prints the capacity line; a cap lowers it and never raises it; thresholds come from the environment', async () => {
     const { run } = setup();
-    expect((await run(['capacity', '--pool', 'work1'])).stdout).toBe('capacity=ok 64% @work1\n');
-    expect((await run(['capacity', '--pool', 'work1'], { BULLSWARM_CAPACITY_CAP: '@work1=8' })).stdout).toBe(
-      'capacity=critical 8% @work1\n',
+    expect((await run(['capacity', '--pool', 'work1'])).stdout).toBe(
+      'capacity=ok 64% @work1 decision=continue\n',
+    );
+    const capped = await run(['capacity', '--pool', 'work1'], { BULLSWARM_CAPACITY_CAP: '@work1=8' });
+    expect(capped.stdout).toBe('capacity=critical 8% @work1 decision=hand-off\n');
+    // The decision is said in the spec's words for a lane and for a lead (stderr).
+    expect(capped.stderr).toContain(
+      'decision hand-off: a lane reaches the next safe point, writes the packet, notifies the lead, stops; a lead hands over the leadership now',
     );
     expect((await run(['capacity', '--pool', 'work1'], { AGENTKIT_CAPACITY_CAP: '@work1=90' })).stdout).toBe(
-      'capacity=ok 64% @work1\n',
+      'capacity=ok 64% @work1 decision=continue\n',
     );
     expect((await run(['capacity', '--pool', 'work1'], { BULLSWARM_CAPACITY_LOW: '70' })).stdout).toBe(
-      'capacity=low 64% @work1\n',
+      'capacity=low 64% @work1 decision=prepare\n',
     );
     expect(
       (
@@ -69,7 +74,7 @@ describe('bullswarm capacity', () => {
           AGENTKIT_CAPACITY_CRITICAL: '70',
         })
       ).stdout,
-    ).toBe('capacity=critical 64% @work1\n');
+    ).toBe('capacity=critical 64% @work1 decision=hand-off\n');
     const bad = await run(['capacity', '--pool', 'work1'], { BULLSWARM_CAPACITY_CRITICAL: 'x' });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('BULLSWARM_CAPACITY_CRITICAL "x" is not valid');
@@ -78,19 +83,21 @@ describe('bullswarm capacity', () => {
   it('is unknown, never ok, outside a launch and without a meter; --self reads BULLSWARM_POOL', async () => {
     const { run } = setup();
     const outside = await run(['capacity', '--self']);
-    expect(outside).toMatchObject({ exitCode: 0, stdout: 'capacity=unknown @self\n' });
+    expect(outside).toMatchObject({ exitCode: 0, stdout: 'capacity=unknown @self decision=continue\n' });
     expect(outside.stderr).toContain('outside a bullswarm launch');
     expect((await run(['capacity', '--self'], { BULLSWARM_POOL: 'sim:blind' })).stdout).toBe(
-      'capacity=unknown @sim:blind\n',
+      'capacity=unknown @sim:blind decision=continue\n',
     );
     expect(
       (await run(['capacity'], { BULLSWARM_POOL: 'sim:work2', BULLSWARM_CAPACITY_CAP: '@work2=20' })).stdout,
-    ).toBe('capacity=low 20% @work2\n');
+    ).toBe('capacity=low 20% @work2 decision=prepare\n');
     const json = JSON.parse((await run(['capacity', '--pool', 'work1', '--json'])).stdout);
     expect(json).toMatchObject({
       verdict: 'ok',
       freePct: 64,
       bindingWindow: 'weekly',
+      decision: 'continue',
+      line: 'capacity=ok 64% @work1 decision=continue',
       thresholds: { lowPct: 25, criticalPct: 10 },
     });
   });
@@ -230,9 +237,8 @@ describe('bullswarm lead, fencing, notices, escalations', () => {
     ]);
     expect(current.exitCode).toBe(0);
     expect(git(repo, ['tag']).trim()).toBe('v1');
-    expect(
-      (await run(['lead', 'fence', '--plan', 'p1', '--epoch', '2', '--', 'git', 'tag', 'v1'])).exitCode,
-    ).toBe(128);
+    const againRun = await run(['lead', 'fence', '--plan', 'p1', '--epoch', '2', '--', 'git', 'tag', 'v1']);
+    expect(againRun.exitCode, againRun.stderr).toBe(128);
     const check = await run(['lead', 'check', '--plan', 'p1', '--epoch', '1', '--as', 'boss']);
     expect(check.exitCode).toBe(1);
     expect(check.stdout).toContain('step down: epoch 2 (lead deputy) is higher than 1');
@@ -361,7 +367,7 @@ describe('bullswarm handoff', () => {
       work: { branch: 'main', uncommitted: ['draft.txt'] },
       done: [{ what: 'part 1', evidence: ['src/a.txt'] }],
       author: { address: 'lane-a', pool: 'sim:work1' },
-      capacity: { line: 'capacity=ok 64% @work1' },
+      capacity: { line: 'capacity=ok 64% @work1 decision=continue' },
     });
     // Hysteresis: the author never takes the task again.
     const back = await run(['task', 'claim', 'cli', '--plan', 'p1'], lane);
