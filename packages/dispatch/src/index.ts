@@ -120,6 +120,7 @@ export {
   RUN_RECORD_FILE,
   RUN_RECORD_ID_PATTERN,
   RUNS_PER_POOL,
+  type RunJson,
   type RunJsonPlace,
   type RunRecorder,
   type RunRecordFile,

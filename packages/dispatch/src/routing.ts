@@ -14,6 +14,7 @@ export {
   dryRunJson,
   failedRunText,
   newSingleRunId,
+  type RunJson,
   type RunJsonPlace,
   rejectionJson,
   runResultJson,

@@ -4,6 +4,7 @@ import { SIM_CLI_PATH } from '@bullswarm/connectors';
 import { simHomeOf, type TestPool, type TestWindow, writePoolMeter } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DispatchError } from '../errors/dispatch-error';
+import { noPoolKind } from '../route/no-pool-kind';
 import { routeTask } from '../route/route-task';
 import {
   closeDispatchFixtures,
@@ -478,17 +479,6 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
     });
   });
 
-  it('a dry run routes and reports, and spawns nothing', async () => {
-    const f = await createDispatchFixture([{ account: 'a', windows: weekly(10) }]);
-    const result = await dispatchTask(f.runtime, f.request({ dryRun: true }));
-    expect(result).toMatchObject({ ok: true, kind: 'ok', poolId: 'sim:a', attempts: [] });
-    expect(f.events).toEqual([
-      expect.objectContaining({ type: 'route.decided', dryRun: true, poolId: 'sim:a' }),
-    ]);
-    expect(f.simLogLines()).toEqual([]);
-    expect(existsSync(join(f.out, 'out-run-attempt-1'))).toBe(false);
-  });
-
   it('a pin names a pool by id or label; an unknown one is a DispatchError naming the field', async () => {
     const f = await createDispatchFixture([
       { account: 'a', windows: weekly(10) },
@@ -515,20 +505,24 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
       { account: 'b', connector: 'gone' },
     ]);
     const pin = { poolId: 'gone:b', source: '--worker-pool' } as const;
-    for (const dryRun of [true, false]) {
-      const result = await dispatchTask(f.runtime, f.request({ pin, dryRun }));
-      expect(result).toMatchObject({
-        ok: false,
-        kind: 'unavailable',
-        poolId: null,
-        attempts: [],
-        why: 'pinned to gone:b (--worker-pool): connector gone is not installed',
-      });
-      expect(result.decision.rejected).toEqual([
-        { poolId: 'gone:b', kind: 'excluded', reason: 'connector gone is not installed' },
-        { poolId: 'sim:a', kind: 'route', reason: 'not the pinned pool' },
-      ]);
-    }
+    const result = await dispatchTask(f.runtime, f.request({ pin }));
+    expect(result).toMatchObject({
+      ok: false,
+      kind: 'unavailable',
+      poolId: null,
+      attempts: [],
+      why: 'pinned to gone:b (--worker-pool): connector gone is not installed',
+    });
+    const rejected = [
+      { poolId: 'gone:b', kind: 'excluded', reason: 'connector gone is not installed' },
+      { poolId: 'sim:a', kind: 'route', reason: 'not the pinned pool' },
+    ];
+    expect(result.decision.rejected).toEqual(rejected);
+    // The dry run (routeTask alone) decides the same.
+    const dry = (await routeTask(f.runtime, { lane: 'analyze', tier: 'medium', kind: 'single-run', pin }))
+      .decision;
+    expect(dry).toMatchObject({ poolId: null, reason: result.reason, rejected });
+    expect(noPoolKind(dry)).toBe('unavailable');
     expect(f.simLogLines()).toEqual([]);
     expect(existsSync(join(f.out, 'out-run-attempt-1'))).toBe(false);
     expect(f.runtime.requireStore().ledger.list()).toEqual([]);

@@ -44,6 +44,10 @@ import { prepareTask } from './task-setup';
  * `result.poolId`, `model`, `reason` and `decision` describe the pick of the last attempt that
  * ran (a failed retry pick is described in `why`); with no attempt, the first pick's decision.
  *
+ * There is no dry run here: a dry run is {@link routeTask} alone (`run --dry-run`, the MCP `route`
+ * tool, the dashboard's "Why this pool?"), over the same snapshots and the same routing, with no
+ * ledger entry, no probe and no spawn.
+ *
  * @throws DispatchError for a malformed request or a pin naming an unknown pool.
  */
 export async function dispatchTask(
@@ -84,16 +88,6 @@ export async function dispatchTask(
         decision: first.decision,
       });
     }
-    if (request.dryRun) {
-      return record.result({
-        kind: 'ok',
-        poolId: first.chosen.decision.poolId,
-        model: first.chosen.decision.model,
-        reason: first.decision.reason,
-        decision: first.decision,
-      });
-    }
-
     // ---- attempts, each followed by its consequences ---------------------------------------------
     let chosen: Chosen = first.chosen;
     let reason = first.decision.reason;

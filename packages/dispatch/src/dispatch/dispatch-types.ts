@@ -60,8 +60,6 @@ export interface DispatchRequest {
   readonly retryAttempts?: number;
   /** Default `record` for `single-run`, `backoff` for `workflow-step`. */
   readonly throttlePolicy?: ThrottlePolicy;
-  /** Route and report, spawn nothing. */
-  readonly dryRun?: boolean;
   /** Overall wall-clock limit of one attempt, in seconds (none by default). */
   readonly timeoutSec?: number;
   readonly signal?: AbortSignal;
@@ -152,7 +150,6 @@ export type DispatchEvent =
       readonly at: number;
       readonly poolId: string | null;
       readonly reason: string;
-      readonly dryRun: boolean;
     }
   | {
       readonly type: 'probe.finished';

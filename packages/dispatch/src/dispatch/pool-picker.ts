@@ -127,35 +127,28 @@ export function createPoolPicker(setup: TaskSetup): PoolPicker {
         return { decision: { poolId: null, model: null, reason: why, candidates: [], rejected: [] } };
       }
       const task: RouteTask = excluded.length > 0 ? { ...baseTask, excludedPools: [...excluded] } : baseTask;
-      // A real pick is one cross-process critical section: read the in-flight ledger, route, record
-      // the pick (a `BEGIN IMMEDIATE` write transaction), so two bullswarm processes picking at the
-      // same moment always see each other's load. A dry run records nothing and takes no lock.
-      let snapshots = built;
-      let decision: RouteDecision;
-      if (request.dryRun) {
-        decision = decideAvoiding(setup, task, snapshots, avoid);
-      } else {
-        let entry: InflightEntry | undefined;
-        ({ snapshots, decision, entry } = store.transaction(() => {
-          const current = withLedger(built, store.ledger.list());
-          const decided = decideAvoiding(setup, task, current, avoid);
-          if (decided.poolId === null) return { snapshots: current, decision: decided, entry: undefined };
-          return {
-            snapshots: current,
-            decision: decided,
-            entry: store.ledger.record({
-              poolId: decided.poolId,
-              action: request.action,
-              lane: request.lane,
-              tier,
-              startedAt: clock(),
-              expectedMinutes: decided.candidates[0]!.expectedMinutes,
-              pid: process.pid,
-            }),
-          };
-        }));
-        unguarded = entry;
-      }
+      // A pick is one cross-process critical section: read the in-flight ledger, route, record the
+      // pick (a `BEGIN IMMEDIATE` write transaction), so two bullswarm processes picking at the same
+      // moment always see each other's load. (A dry run is routeTask alone: no ledger, no lock.)
+      const { snapshots, decision, entry } = store.transaction(() => {
+        const current = withLedger(built, store.ledger.list());
+        const decided = decideAvoiding(setup, task, current, avoid);
+        if (decided.poolId === null) return { snapshots: current, decision: decided, entry: undefined };
+        return {
+          snapshots: current,
+          decision: decided,
+          entry: store.ledger.record({
+            poolId: decided.poolId,
+            action: request.action,
+            lane: request.lane,
+            tier,
+            startedAt: clock(),
+            expectedMinutes: decided.candidates[0]!.expectedMinutes,
+            pid: process.pid,
+          }),
+        };
+      });
+      unguarded = entry;
       if (decision.poolId === null) return { decision };
       const poolId = decision.poolId;
       const snapshot = snapshots.pools.find((pool) => pool.id === poolId)!;
@@ -163,7 +156,6 @@ export function createPoolPicker(setup: TaskSetup): PoolPicker {
       const candidate = decision.candidates[0]!;
       const tierModel = snapshot.models[tier];
       if (
-        !request.dryRun &&
         candidate.free &&
         tierModel?.explicit === true &&
         tierModel.model !== undefined &&

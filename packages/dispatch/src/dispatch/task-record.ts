@@ -72,7 +72,6 @@ export function createTaskRecord(setup: TaskSetup): TaskRecord {
         at: clock(),
         poolId: decision.poolId,
         reason,
-        dryRun: request.dryRun === true,
       }),
     finish: (place, attempt, ending) => {
       nextAttempt = attempt.attempt + 1;

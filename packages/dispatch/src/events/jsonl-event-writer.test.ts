@@ -21,7 +21,6 @@ const event = (poolId: string): DispatchEvent => ({
   at: 1,
   poolId,
   reason: 'most-behind capable pool (surplus 40)',
-  dryRun: false,
 });
 
 describe('createJsonlEventWriter', () => {

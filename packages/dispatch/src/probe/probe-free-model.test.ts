@@ -2,6 +2,7 @@ import { isPidAlive } from '@bullswarm/connectors/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatchTask } from '../dispatch/dispatch-task';
 import type { DispatchEvent } from '../dispatch/dispatch-types';
+import { routeTask } from '../route/route-task';
 import { closeDispatchFixtures, createDispatchFixture, TEST_NOW } from '../test-support/dispatch-fixture';
 import { PROBE_PROMPT, probeFreeModel } from './probe-free-model';
 
@@ -136,10 +137,11 @@ describe('the free-model liveness probe', () => {
     expect(probes(f.events)).toEqual([]);
   });
 
-  it('a paid model is never probed, and a dry run probes nothing', async () => {
+  it('a paid model is never probed, and a dry run (routeTask) probes nothing', async () => {
     const f = await createDispatchFixture(pools('ok'));
     await dispatchTask(f.runtime, f.request({ lane: 'analyze' }));
-    await dispatchTask(f.runtime, f.request({ lane: 'chore', dryRun: true }));
+    const dry = await routeTask(f.runtime, { lane: 'chore', tier: 'low', kind: 'single-run' });
+    expect(dry.decision.poolId).toBe('sim:f');
     expect(f.simLogLines().some((line) => line.argv.includes(PROBE_PROMPT))).toBe(false);
     expect(probes(f.events)).toEqual([]);
   });

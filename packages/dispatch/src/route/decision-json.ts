@@ -30,11 +30,47 @@ export function attemptJson(attempt: AttemptReport) {
 }
 
 /**
- * The object `bullswarm run --dry-run --json` prints for a decision: ok, kind (what a real run of
- * this pick would end with), the pick, its reason and forecast line, every candidate row in
- * preference order and every rejected pool. The dashboard's "Why this pool?" page shows the same.
+ * The one object `bullswarm run --json` prints, for a dry run and a real run alike (and the MCP
+ * `route` and `run` tools return): every key is always there, null (or empty, or 0) where it does
+ * not apply, so a script reads one shape.
  */
-export function dryRunJson(decision: RouteDecision, runtime: Pick<BullswarmRuntime, 'label'>, tier: string) {
+export interface RunJson {
+  readonly ok: boolean;
+  readonly dryRun: boolean;
+  /** The verdict; for a dry run, what a real run of this pick would end with. */
+  readonly kind: string;
+  readonly poolId: string | null;
+  readonly poolLabel: string | null;
+  readonly model: string | null;
+  readonly tier: string;
+  /** The reason line of the (last) pick. */
+  readonly reason: string;
+  readonly why: string | null;
+  /** ISO-8601. */
+  readonly backAt: string | null;
+  readonly answer: string | null;
+  readonly attempts: readonly ReturnType<typeof attemptJson>[];
+  /** A real run's id (null for a dry run). */
+  readonly runId: string | null;
+  /** `$BULLSWARM_HOME/runs/<runId>`, when an attempt wrote there. */
+  readonly runDir: string | null;
+  readonly throttleBackoffs: number;
+  /** The pick's `forecast:` line (null without a pick). */
+  readonly forecast: string | null;
+  /** The (last) pick's candidate rows in preference order. */
+  readonly candidates: readonly ReturnType<typeof candidateJson>[];
+  readonly rejected: readonly ReturnType<typeof rejectionJson>[];
+}
+
+/**
+ * {@link RunJson} of a dry run: the decision alone (nothing ran). The dashboard's "Why this
+ * pool?" page shows the same.
+ */
+export function dryRunJson(
+  decision: RouteDecision,
+  runtime: Pick<BullswarmRuntime, 'label'>,
+  tier: string,
+): RunJson {
   const ok = decision.poolId !== null;
   return {
     ok,
@@ -49,7 +85,9 @@ export function dryRunJson(decision: RouteDecision, runtime: Pick<BullswarmRunti
     backAt: decision.backAt === undefined ? null : formatTime(decision.backAt),
     answer: null,
     attempts: [],
+    runId: null,
     runDir: null,
+    throttleBackoffs: 0,
     forecast: decision.forecastLine ?? null,
     candidates: decision.candidates.map(candidateJson),
     rejected: decision.rejected.map((r) => rejectionJson(r, runtime)),
@@ -65,16 +103,14 @@ export interface RunJsonPlace {
 }
 
 /**
- * The object `bullswarm run --json` prints for a dispatched run (and the `run` tool of
- * `bullswarm mcp` returns): ok, kind (the verdict), the pool and its label, model, tier, the reason
- * line, why, back-at, the answer, every attempt, the run id and directory, throttle back-offs, and
- * the last pick's candidate rows and rejected pools.
+ * {@link RunJson} of a dispatched run: the verdict, every attempt, the run id and directory,
+ * throttle back-offs, and the last pick's forecast line, candidate rows and rejected pools.
  */
 export function runResultJson(
   result: DispatchResult,
   runtime: Pick<BullswarmRuntime, 'label'>,
   place: RunJsonPlace,
-) {
+): RunJson {
   return {
     ok: result.ok,
     dryRun: false,
@@ -91,6 +127,7 @@ export function runResultJson(
     runId: place.runId,
     runDir: result.attempts.length > 0 ? place.runDir : null,
     throttleBackoffs: result.throttleBackoffs,
+    forecast: result.decision.forecastLine ?? null,
     candidates: result.decision.candidates.map(candidateJson),
     rejected: result.decision.rejected.map((r) => rejectionJson(r, runtime)),
   };
