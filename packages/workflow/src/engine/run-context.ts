@@ -1,3 +1,4 @@
+import type { Redactor } from '@bullswarm/connectors/redact';
 import type { BullswarmRuntime } from '@bullswarm/dispatch';
 import type { WorkflowProgram } from '../program/workflow-program';
 import type { RunPaths } from '../state/run-paths';
@@ -19,8 +20,12 @@ export interface RunContext {
   readonly state: RunState;
   readonly options: WorkflowRunOptions;
   readonly stepStates: ReadonlyMap<string, StepState>;
-  /** The run was stopped (its signal fired). */
+  /** The run was stopped (its signal fired, or a file of the run could not be written). */
   readonly aborted: boolean;
+  /** Fires when the run stops (the caller's signal, or a write fault): dispatches and gates pass it on. */
+  readonly signal: AbortSignal;
+  /** What leaves the run (its files, its events) passes through this; see run-redactor.ts. */
+  readonly redact: Redactor;
   /** Records an event (redacted, numbered, appended to events.jsonl) and asks for a state write. */
   emit(body: WorkflowEventBody, how?: EmitHow): void;
 }

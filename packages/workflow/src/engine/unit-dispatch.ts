@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { TaskRoute } from '@bullswarm/pacing';
 import type { WorkflowStep } from '../program/workflow-program';
+import { redactFilesUnder } from '../state/redact-files';
 import { unitCandidatesDir } from '../state/run-paths';
 import type { AttemptRecord, UnitState } from '../state/run-state';
 import type { RunContext } from './run-context';
@@ -123,10 +124,12 @@ export class UnitDispatch {
       retryAttempts: Math.max(0, how.budget),
       throttlePolicy: 'backoff',
       ...(timeoutSec === undefined ? {} : { timeoutSec }),
-      ...(ctx.options.signal === undefined ? {} : { signal: ctx.options.signal }),
+      signal: ctx.signal,
       onEvent,
       extraEnv: { BULLSWARM_WORKFLOW_RUN: ctx.state.runId, BULLSWARM_WORKFLOW_STEP: def.id },
     });
+    // The worker's candidates are files of the home too: a secret in them is redacted in place.
+    if (how.schemaBound) redactFilesUnder(this.ownCandidatesDir(def, unit), ctx.redact);
     // The result's attempt reports are authoritative (events may be missing for a dispatcher that sends none).
     for (const report of result.attempts) {
       applyReport(records.get(report.attempt) ?? track(report, report.startedAt), report);

@@ -130,7 +130,7 @@ export class UnitExecutor {
             stepId: def.id,
             action: unit.action,
             attempt: unit.attempts.length,
-            ...(this.ctx.options.signal === undefined ? {} : { signal: this.ctx.options.signal }),
+            signal: this.ctx.signal,
           });
           await this.tracker.absorb();
           this.ctx.emit({

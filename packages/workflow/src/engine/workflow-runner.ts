@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { writeFileAtomic } from '@bullswarm/connectors/internal';
+import { FileWriteError, writeFileAtomic } from '@bullswarm/connectors/internal';
 import type { Redactor } from '@bullswarm/connectors/redact';
 import { type BullswarmRuntime, dispatchTask } from '@bullswarm/dispatch';
+import { WorkflowError } from '../errors/workflow-error';
 import type { WorkflowProgram, WorkflowStep } from '../program/workflow-program';
 import { buildReport } from '../state/build-report';
 import { EventLog } from '../state/event-log';
@@ -49,10 +50,14 @@ export class WorkflowRunner implements RunContext {
   private readonly executor: UnitExecutor;
   private readonly tracker: TreeTracker;
   /** What leaves the run (its files, its events) passes through this; see run-redactor.ts. */
-  private readonly redact: Redactor;
+  readonly redact: Redactor;
   private log: EventLog | undefined;
   private writer: CoalescingStateWriter | undefined;
   private stopped = false;
+  /** Aborted when the run stops: the caller's signal fired, or a write fault. */
+  private readonly stop = new AbortController();
+  /** The first file of the run that could not be written (the run stopped on it). */
+  private writeFault: FileWriteError | undefined;
   private readonly drivenSince = now();
 
   constructor(
@@ -86,9 +91,27 @@ export class WorkflowRunner implements RunContext {
     });
   }
 
-  /** The run was stopped (its signal fired). */
+  /** The run was stopped (its signal fired, or a file of the run could not be written). */
   get aborted(): boolean {
     return this.stopped;
+  }
+
+  /** Fires when the run stops; every dispatch and gate of the run gets it. */
+  get signal(): AbortSignal {
+    return this.stop.signal;
+  }
+
+  /**
+   * A file of the run could not be written (events.jsonl, state.json, an attempt's output: a full
+   * disk, a read-only home). The run stops as on Ctrl-C — nothing more starts, running agents are
+   * ended, units without a verdict stay for resume — and `run` throws a `write-failed` error naming
+   * the file once it has kept what it can. Never an uncaught crash, never a made-up verdict.
+   */
+  private faulted(error: FileWriteError): void {
+    this.writeFault ??= error;
+    this.stopped = true;
+    this.scheduler.stopped();
+    this.stop.abort(error);
   }
 
   /** The most units that held the run's limiter at once (tests, benchmarks). */
@@ -101,6 +124,7 @@ export class WorkflowRunner implements RunContext {
     const onAbort = () => {
       this.stopped = true;
       this.scheduler.stopped();
+      this.stop.abort(this.options.signal?.reason);
     };
     try {
       this.log = new EventLog(this.paths.eventsPath);
@@ -111,6 +135,9 @@ export class WorkflowRunner implements RunContext {
           ...(this.options.stateWriteIntervalMs === undefined
             ? {}
             : { minIntervalMs: this.options.stateWriteIntervalMs }),
+          onError: (error) => {
+            if (FileWriteError.isInstance(error)) this.faulted(error);
+          },
         },
       );
       this.state.owner = claim.owner;
@@ -121,7 +148,7 @@ export class WorkflowRunner implements RunContext {
       // before the first event.
       writeFileAtomic(this.paths.statePath, `${this.redact.text(JSON.stringify(this.state))}\n`);
       this.writeSchemas();
-      if (this.options.signal?.aborted) this.stopped = true;
+      if (this.options.signal?.aborted) onAbort();
       this.options.signal?.addEventListener('abort', onAbort, { once: true });
       this.emit(
         {
@@ -138,6 +165,10 @@ export class WorkflowRunner implements RunContext {
       await this.scheduler.drive();
       const ended = now();
       this.state.status = this.stopped ? 'interrupted' : 'finished';
+      if (this.writeFault !== undefined) {
+        // Stopped by a write fault: nothing of the run may say more than what was written.
+        this.state.status = 'interrupted';
+      }
       this.state.endedAt = ended;
       this.state.activeMs = (this.state.activeMs ?? 0) + (ended - this.drivenSince);
       delete this.state.owner;
@@ -151,9 +182,20 @@ export class WorkflowRunner implements RunContext {
         },
         { durable: true, urgent: true },
       );
-      await this.writer.flush();
+      await this.writer.flush().catch((error: unknown) => {
+        if (!FileWriteError.isInstance(error)) throw error;
+        this.faulted(error);
+      });
       const report = this.redact.value(buildReport(this.state));
-      writeFileAtomic(this.paths.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+      if (this.writeFault === undefined) {
+        try {
+          writeFileAtomic(this.paths.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+        } catch (error) {
+          if (!FileWriteError.isInstance(error)) throw error;
+          this.faulted(error);
+        }
+      }
+      if (this.writeFault !== undefined) throw this.stoppedOnWriteFault(this.writeFault);
       return {
         runId: this.state.runId,
         paths: this.paths,
@@ -161,6 +203,10 @@ export class WorkflowRunner implements RunContext {
         report,
         exitCode: report.exitCode,
       };
+    } catch (error) {
+      // A file the run needs from its start (events.jsonl, state.json, a schema) cannot be written.
+      if (FileWriteError.isInstance(error)) throw this.stoppedOnWriteFault(error);
+      throw error;
     } finally {
       this.options.signal?.removeEventListener('abort', onAbort);
       await this.log?.close().catch(() => {});
@@ -168,16 +214,39 @@ export class WorkflowRunner implements RunContext {
     }
   }
 
+  /** The error `run` ends with after a write fault: the file, what to do, and `resume`. */
+  private stoppedOnWriteFault(fault: FileWriteError): WorkflowError {
+    const { runId } = this.state;
+    return new WorkflowError({
+      kind: 'write-failed',
+      runId,
+      filePath: fault.path,
+      fault: fault.fault,
+      cause: fault,
+      message: `${fault.message}; run ${runId} stopped (its verdicts so far are kept): continue it with \`bullswarm workflow resume ${runId}\``,
+    });
+  }
+
   // ---- events and state ----------------------------------------------------------------------
 
   emit(body: WorkflowEventBody, how: EmitHow = {}): void {
     const event = this.redact.value({
-      seq: ++this.state.lastEventSeq,
+      seq: this.state.lastEventSeq + 1,
       at: now(),
       runId: this.state.runId,
       ...body,
     } as WorkflowEvent);
-    this.log?.append(event, how.durable === true);
+    // After a write fault nothing more goes to the log, and `lastEventSeq` stays the last line
+    // written: state.json never claims an event the log does not have (resume numbers on from it).
+    if (this.writeFault === undefined) {
+      try {
+        this.log?.append(event, how.durable === true);
+        this.state.lastEventSeq = event.seq;
+      } catch (error) {
+        if (!FileWriteError.isInstance(error)) throw error;
+        this.faulted(error);
+      }
+    }
     this.state.updatedAt = event.at;
     this.writer?.request(how.urgent === true);
     this.options.onEvent?.(event, this.state);
@@ -208,6 +277,12 @@ export class WorkflowRunner implements RunContext {
 
   private stepCrashed(def: WorkflowStep, error: unknown): void {
     const st = this.stepStates.get(def.id) as StepState;
+    if (FileWriteError.isInstance(error)) {
+      // Not the step's failure: the run stops, and resume runs the step again.
+      st.status = 'pending';
+      this.faulted(error);
+      return;
+    }
     st.status = 'failed';
     st.kind = 'engine';
     st.why = `engine error: ${(error as Error)?.message ?? String(error)}`;
@@ -300,6 +375,12 @@ export class WorkflowRunner implements RunContext {
       try {
         await this.executor.execute(def, st, unit, prepared, ref);
       } catch (error) {
+        if (FileWriteError.isInstance(error)) {
+          // An attempt's output could not be written: no verdict; the run stops, resume runs it.
+          unit.status = 'pending';
+          this.faulted(error);
+          return;
+        }
         finishUnit(unit, 'failed', {
           kind: 'engine',
           why: `engine error: ${(error as Error)?.message ?? error}`,

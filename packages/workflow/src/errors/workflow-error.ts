@@ -14,6 +14,9 @@ const marker = Symbol.for(errorKey);
  * - `run-state-invalid`: state.json of the run does not match its schema.
  * - `unknown-step`: `restart` named a step the run does not have.
  * - `bad-option`: an engine option is out of range (concurrency, a pool…).
+ * - `write-failed`: a file of the run could not be written (a full disk, a read-only home): the run
+ *   stopped, what was written before is kept, `resume` continues it (`fault` follows the cause:
+ *   `input` for a home that cannot be written at all, else `failure`).
  */
 export type WorkflowErrorKind =
   | 'program-invalid'
@@ -25,7 +28,8 @@ export type WorkflowErrorKind =
   | 'run-busy'
   | 'run-state-invalid'
   | 'unknown-step'
-  | 'bad-option';
+  | 'bad-option'
+  | 'write-failed';
 
 /** One problem of a program, with the JSON path of the offending field. */
 export interface ProgramProblem {
@@ -72,6 +76,8 @@ export interface WorkflowErrorOptions {
   /** Every problem of an invalid program. */
   readonly problems?: readonly ProgramProblem[];
   readonly cause?: unknown;
+  /** Decides the CLI's exit code (default `failure`); see `BullswarmError`. */
+  readonly fault?: 'input' | 'failure';
 }
 
 /** An error around a workflow run; meaning is in `kind` and the fields, not the message. */
@@ -85,7 +91,12 @@ export class WorkflowError extends BullswarmError {
   readonly problems: readonly ProgramProblem[];
 
   constructor(options: WorkflowErrorOptions) {
-    super({ name: 'WorkflowError', message: options.message, cause: options.cause });
+    super({
+      name: 'WorkflowError',
+      message: options.message,
+      cause: options.cause,
+      ...(options.fault === undefined ? {} : { fault: options.fault }),
+    });
     this.kind = options.kind;
     this.filePath = options.filePath;
     this.runId = options.runId;

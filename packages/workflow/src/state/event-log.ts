@@ -1,5 +1,5 @@
 import { closeSync, fdatasync, fsyncSync, readFileSync } from 'node:fs';
-import { appendLine, openAppendOnly } from '@bullswarm/connectors/internal';
+import { appendLine, asFileWriteError, checkWriteFault, openAppendOnly } from '@bullswarm/connectors/internal';
 import type { WorkflowEvent } from './workflow-event';
 
 /**
@@ -21,16 +21,29 @@ export class EventLog {
   /** The last byte may be inside a line: at open, and after a failed append. */
   private mayBeTorn = true;
 
+  /** @throws FileWriteError naming the file when it cannot be opened for appending. */
   constructor(readonly path: string) {
-    this.fd = openAppendOnly(path, 0o600);
+    try {
+      this.fd = openAppendOnly(path, 0o600);
+    } catch (error) {
+      throw asFileWriteError(error, path);
+    }
   }
 
-  /** Appends one event line; `durable` asks for a (group-committed) fdatasync. */
+  /**
+   * Appends one event line; `durable` asks for a (group-committed) fdatasync.
+   * @throws FileWriteError naming the file when the write fails (a full disk): the lines before stay.
+   */
   append(event: WorkflowEvent, durable = false): void {
     if (this.fd === undefined) throw new Error(`events log ${this.path} is closed`);
     const check = this.mayBeTorn;
     this.mayBeTorn = true;
-    appendLine(this.fd, `${JSON.stringify(event)}\n`, check);
+    try {
+      checkWriteFault(this.path);
+      appendLine(this.fd, `${JSON.stringify(event)}\n`, check);
+    } catch (error) {
+      throw asFileWriteError(error, this.path);
+    }
     this.mayBeTorn = false;
     if (durable) this.requestSync();
   }
@@ -58,10 +71,15 @@ export class EventLog {
     const fd = this.fd;
     this.fd = undefined;
     if (fd !== undefined) {
-      fsyncSync(fd);
-      closeSync(fd);
+      try {
+        fsyncSync(fd);
+      } catch (error) {
+        this.syncError ??= error as Error;
+      } finally {
+        closeSync(fd);
+      }
     }
-    if (this.syncError) throw this.syncError;
+    if (this.syncError) throw asFileWriteError(this.syncError, this.path);
   }
 }
 

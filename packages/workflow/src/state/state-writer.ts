@@ -4,6 +4,8 @@ import { writeFileAtomicAsync } from '@bullswarm/connectors/internal';
 export interface StateWriterOptions {
   /** Least time between the starts of two non-urgent writes, ms (default 250). */
   readonly minIntervalMs?: number;
+  /** Told of the first failed write at once (it is also thrown by {@link CoalescingStateWriter.flush}). */
+  readonly onError?: (error: Error) => void;
 }
 
 /**
@@ -35,7 +37,10 @@ export class CoalescingStateWriter {
     options: StateWriterOptions = {},
   ) {
     this.minIntervalMs = options.minIntervalMs ?? 250;
+    this.onError = options.onError;
   }
+
+  private readonly onError: ((error: Error) => void) | undefined;
 
   /** Asks for a write; `urgent` skips the interval (a step changed, not just an item). */
   request(urgent = false): void {
@@ -68,7 +73,10 @@ export class CoalescingStateWriter {
           this.writes++;
         },
         (error: Error) => {
-          this.error ??= error;
+          if (this.error === undefined) {
+            this.error = error;
+            this.onError?.(error);
+          }
         },
       )
       .finally(() => {
