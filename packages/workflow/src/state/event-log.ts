@@ -1,5 +1,10 @@
 import { closeSync, fdatasync, fsyncSync, readFileSync } from 'node:fs';
-import { appendLine, asFileWriteError, checkWriteFault, openAppendOnly } from '@bullswarm/connectors/internal';
+import {
+  appendLine,
+  asFileWriteError,
+  checkWriteFault,
+  openAppendOnly,
+} from '@bullswarm/connectors/internal';
 import type { WorkflowEvent } from './workflow-event';
 
 /**
