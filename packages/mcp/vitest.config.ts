@@ -11,6 +11,8 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: ['node', 'import', 'default'] } },
   test: {
     include: ['src/**/*.test.ts'],
+    // The run's own TMPDIR, checked empty at the end (tooling/test-support/src/tmp-guard.ts).
+    globalSetup: ['../../tooling/test-support/src/tmp-guard.ts'],
     restoreMocks: true,
     testTimeout: 60_000,
     hookTimeout: 60_000,
