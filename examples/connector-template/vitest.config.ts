@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    globalSetup: ['./vitest.global-setup.ts'],
+    // The run's own TMPDIR, checked empty at the end (tooling/test-support/src/tmp-guard.ts).
+    globalSetup: ['../../tooling/test-support/src/tmp-guard.ts', './vitest.global-setup.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });
