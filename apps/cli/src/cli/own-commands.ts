@@ -1,4 +1,5 @@
 import { registerAssignmentsCommand } from '../commands/register-assignments-command';
+import { registerCompletionCommand } from '../commands/register-completion-command';
 import { registerConnectorsCommands } from '../commands/register-connectors-commands';
 import { registerDashboardCommand } from '../commands/register-dashboard-command';
 import { registerDemoCommand } from '../commands/register-demo-command';
@@ -28,6 +29,7 @@ export const OWN_COMMAND_REGISTRARS: readonly (readonly [name: string, register:
   ['demo', registerDemoCommand],
   ['dashboard', registerDashboardCommand],
   ['mcp', registerMcpCommand],
+  ['completion', registerCompletionCommand],
 ];
 
 /** The names of {@link OWN_COMMAND_REGISTRARS}. */

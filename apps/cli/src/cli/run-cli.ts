@@ -1,4 +1,5 @@
 import { createRedactor } from '@bullswarm/connectors/redact';
+import { COMPLETE_COMMAND } from '../completion/completion-scripts';
 import { commandWord } from '../launcher/choose-bundle';
 import { type CliIo, redactingIo } from './cli-io';
 import { reportError } from './exit-codes';
@@ -17,6 +18,12 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
   const debug = argv.includes('--debug');
   // Nothing secret leaves: every line this command prints goes through the one redactor.
   const io = rawIo.addSecretEnv === undefined ? redactingIo(rawIo, createRedactor([rawIo.env])) : rawIo;
+  // The completion scripts' call at each Tab: before commander, so no completed word is parsed as
+  // a bullswarm option (completion/run-completion-request.ts).
+  if (argv[0] === COMPLETE_COMMAND) {
+    const { runCompletionRequest } = await import('../completion/run-completion-request');
+    return runCompletionRequest(argv.slice(1), io);
+  }
   try {
     await buildProgram(io, { commandWord: commandWord(argv), runCli, json: wantsJson(argv) }).parseAsync(
       [...argv],

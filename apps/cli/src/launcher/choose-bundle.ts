@@ -2,7 +2,7 @@
  * The CLI ships as two CommonJS bundles of the same program (see tsup.config.ts):
  *
  * - `bullswarm.cjs`, the core: the read-only and bookkeeping commands (`pools`, `assignments`,
- *   `strategy`, `meters`, `connectors`, help and `--version`). It holds no code that spawns an agent: no
+ *   `strategy`, `meters`, `connectors`, `completion`, help and `--version`). It holds no code that spawns an agent: no
  *   workflow or swarm package, no `dispatchTask`, attempt runner or execa. Their command modules
  *   are replaced in it by a module that throws, so reaching one is a loud internal error.
  * - `bullswarm-full.cjs`: everything (run, demo, setup, dashboard, workflow and swarm commands).
@@ -29,6 +29,9 @@ export const CORE_COMMANDS: ReadonlySet<string> = new Set([
   'meters',
   'connectors',
   'help',
+  // Shell completion: the script, and what it asks at each Tab (fast: it runs on every keypress).
+  'completion',
+  '__complete',
 ]);
 
 /** Global options that take a value: the argument after one is its value, not the command. */
