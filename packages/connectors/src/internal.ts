@@ -1,7 +1,8 @@
 /**
  * `@bullswarm/connectors/internal`: the operating-system helpers every bullswarm package shares —
- * one atomic file writer, one reader of the JSON files users write, one reading of `/proc`, one
- * process-group killer, one canonical JSON. For bullswarm's own packages; not a stable API.
+ * one atomic file writer, one reader of the JSON files users write, one reading of `/proc`, the
+ * process-group killers (of a group this process started, and of an orphaned worker's), one
+ * canonical JSON. For bullswarm's own packages; not a stable API.
  */
 
 export { appendLine, endsInsideLine, openAppendOnly } from './files/append-line';
@@ -25,6 +26,7 @@ export {
 export { writeFileAtomicAsync } from './files/write-file-atomic-async';
 export { canonicalJson } from './json/canonical-json';
 export { type JsonErrorLocation, locateJsonError } from './json/locate-json-error';
+export { DEFAULT_ORPHAN_GRACE_MS, endOrphanGroup, isRecordedGroupLeader } from './process/end-orphan-group';
 export {
   groupHasRunningMembers,
   signalGroup,

@@ -125,7 +125,6 @@ export {
   type LivenessRules,
 } from './hosts/liveness';
 export type { HeartbeatRenewer } from './hosts/store-heartbeat';
-export { DEFAULT_ORPHAN_GRACE_MS, isRecordedGroupLeader } from './process/end-orphan-group';
 export { STORE_NAMESPACE } from './sqlite/core-migrations';
 export type { DialectMigration, StoreMigration, StoreMigrations } from './sqlite/migrations';
 export {

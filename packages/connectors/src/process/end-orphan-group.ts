@@ -1,11 +1,6 @@
-import {
-  isPidAlive,
-  listProcessGroup,
-  type ProcessStat,
-  readProcessStat,
-  signalGroup,
-  sleepSync,
-} from '@bullswarm/connectors/internal';
+import { signalGroup } from './process-group';
+import { isPidAlive, listProcessGroup, type ProcessStat, readProcessStat } from './process-liveness';
+import { sleepSync } from './sleep-sync';
 
 /** The default grace between SIGTERM and SIGKILL of an orphaned worker group (ms). */
 export const DEFAULT_ORPHAN_GRACE_MS = 3_000;
@@ -71,7 +66,9 @@ function finishOnExit(): void {
 /**
  * Ends the process group of an orphaned worker — an agent whose dispatching bullswarm process
  * died without ending it (kill -9) — when, and only when, its leader is provably the recorded
- * worker ({@link isRecordedGroupLeader}). Returns whether SIGTERM was sent.
+ * worker ({@link isRecordedGroupLeader}). Returns whether SIGTERM was sent. The store's in-flight
+ * ledger calls it when it reaps a stale entry; it is the process-group killer for a group this
+ * process did not start (`terminateGroup` in ./process-group.ts is the one for the groups it did).
  *
  * SIGTERM goes to the group at once. The SIGKILL follow-up never blocks the caller (a reap may run
  * inside a write transaction other processes wait on): a timer looks every 50 ms and, once

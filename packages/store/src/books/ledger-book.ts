@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readProcessStartTime } from '@bullswarm/connectors/internal';
+import { endOrphanGroup, readProcessStartTime } from '@bullswarm/connectors/internal';
 import { type EffortTier, LANES, type Lane } from '@bullswarm/pacing';
 import type { SqlSession } from '../engine/sql-session';
 import { StoreInputError } from '../errors/store-input-error';
 import { judgeHolder } from '../hosts/liveness';
-import { endOrphanGroup } from '../process/end-orphan-group';
 import {
   optionalNumber,
   optionalString,

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { DEFAULT_ORPHAN_GRACE_MS } from '@bullswarm/connectors/internal';
 import {
   type AppliedMigration,
   applyPostgresMigrations,
@@ -16,7 +17,6 @@ import { type HeartbeatSettings, resolveHeartbeatSettings } from '../hosts/heart
 import { HOST_ID_PATTERN } from '../hosts/host-id';
 import type { LivenessRules } from '../hosts/liveness';
 import { StoreHeartbeat } from '../hosts/store-heartbeat';
-import { DEFAULT_ORPHAN_GRACE_MS } from '../process/end-orphan-group';
 import { BusyRunner } from '../sqlite/busy-retry';
 import { coreMigrations, STORE_NAMESPACE } from '../sqlite/core-migrations';
 import type { StoreMigrations } from '../sqlite/migrations';

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { isRecordedProcessAlive, readProcessStartTime } from '@bullswarm/connectors/internal';
+import { endOrphanGroup, isRecordedProcessAlive, readProcessStartTime } from '@bullswarm/connectors/internal';
 import { type EffortTier, LANES, type Lane } from '@bullswarm/pacing';
 import type Database from 'better-sqlite3';
 import { StoreInputError } from '../errors/store-input-error';
-import { endOrphanGroup } from '../process/end-orphan-group';
 import type { InflightEntry, InflightLedger } from '../store-types';
 import type { BusyRunner } from './busy-retry';
 import {

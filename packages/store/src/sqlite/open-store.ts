@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { DEFAULT_ORPHAN_GRACE_MS } from '@bullswarm/connectors/internal';
 import Database from 'better-sqlite3';
 import { StoreInputError } from '../errors/store-input-error';
 import { StoreMigrationError } from '../errors/store-migration-error';
 import { StoreOpenError } from '../errors/store-open-error';
-import { DEFAULT_ORPHAN_GRACE_MS } from '../process/end-orphan-group';
 import type { BullswarmStore } from '../store-types';
 import { BusyRunner } from './busy-retry';
 import { coreMigrations, STORE_NAMESPACE } from './core-migrations';
