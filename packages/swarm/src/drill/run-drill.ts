@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openRuntime } from '@bullswarm/dispatch';
 import { DrillFailedError } from '../errors/drill-failed-error';
@@ -21,6 +22,12 @@ export interface RunDrillOptions {
   readonly env?: SwarmEnv;
   /** Receives one line per step as the drill goes. */
   readonly onProgress?: (line: string) => void;
+  /**
+   * Keep the temporary scratch directory the drill makes when no `dir` is given. Default: it is
+   * removed once the drill passes (a `dir` given is always kept; a failed drill keeps its scratch for
+   * inspection, named by `DrillFailedError.dir`).
+   */
+  readonly keep?: boolean;
 }
 
 /**
@@ -64,9 +71,12 @@ export async function runDrill(options: RunDrillOptions = {}): Promise<DrillRepo
   say(`scratch ${dir}: home ${home}, repository ${plan.repo}, plan ${plan.label}`);
 
   const runtime = await openRuntime({ home, env: baseEnv, createStore: true, userHome: home });
+  let passed = false;
   try {
     const swarm = createSwarm({ store: runtime.requireStore(), env: baseEnv, clock: runtime.clock });
-    return await drill({ dir, home, plan, planDoc, runtime, swarm, baseEnv, lanesDir, say, steps });
+    const report = await drill({ dir, home, plan, planDoc, runtime, swarm, baseEnv, lanesDir, say, steps });
+    passed = true;
+    return report;
   } catch (error) {
     if (DrillFailedError.isInstance(error)) throw error;
     throw new DrillFailedError({
@@ -77,6 +87,11 @@ export async function runDrill(options: RunDrillOptions = {}): Promise<DrillRepo
     });
   } finally {
     runtime.close();
+    // The temp directory made above (about 1 MB: a repository, a home, lane work trees) goes once
+    // the drill has passed, unless kept.
+    if (passed && options.dir === undefined && options.keep !== true) {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    }
   }
 }
 

@@ -3,14 +3,15 @@ import { type CommandContext, printJson } from '../../cli/command-context';
 import { asCliError, printLines, redacted } from './swarm-command-support';
 
 /**
- * `bullswarm swarm drill [--dir <scratch>] [--json]`: proves the swarm loop with no human
+ * `bullswarm swarm drill [--dir <scratch>] [--keep] [--json]`: proves the swarm loop with no human
  * keystroke on a scratch repository and home (see `runDrill`). Progress goes to stderr; the
- * summary (or the whole report with `--json`) to stdout. Exit 1 when a step does not happen as the
- * protocol says (the scratch directory is kept).
+ * summary (or the whole report with `--json`, plus `kept`) to stdout. Without `--dir` the scratch
+ * is a temp directory, removed once the drill passes unless `--keep` (the summary says which). Exit 1
+ * when a step does not happen as the protocol says (the scratch directory is kept and named).
  */
 export async function drillCommand(
   context: CommandContext,
-  options: { dir?: string; json?: boolean },
+  options: { dir?: string; keep?: boolean; json?: boolean },
 ): Promise<void> {
   const { runDrill } = await import('@bullswarm/swarm');
   let report: Awaited<ReturnType<typeof runDrill>>;
@@ -21,18 +22,20 @@ export async function drillCommand(
         ? {}
         : { dir: options.dir.trim() === '' ? options.dir : resolve(context.io.cwd, options.dir) }),
       env: context.io.env,
+      keep: options.keep === true,
       onProgress: (line) => context.io.err(`${line}\n`),
     });
   } catch (error) {
     throw await redacted(context, await asCliError(error));
   }
+  const kept = options.dir !== undefined || options.keep === true;
   if (options.json) {
-    printJson(context, report);
+    printJson(context, { ...report, kept });
     return;
   }
   const epochs = report.epochs.filter((e) => ['claim', 'handover', 'takeover'].includes(e.kind));
   printLines(context, [
-    `drill passed: ${report.plan} in ${report.repo}`,
+    kept ? `drill passed: ${report.plan} in ${report.repo}` : `drill passed: ${report.plan}`,
     `lanes: ${report.lanes.map((l) => `${l.task}=${l.address}@${l.poolId}`).join(', ')}`,
     `packets: ${report.packets.map((p) => `${p.task} (${p.reason}) by ${p.author} → ${p.acceptedBy ?? '-'}`).join('; ')}`,
     `successor: ${report.successor.address} on ${report.successor.poolId} (spent ${report.successor.spentPoolId})`,
@@ -43,6 +46,8 @@ export async function drillCommand(
       .map((g) => `${g.task} ${g.passed ? 'passed' : 'FAILED'}`)
       .join(', ')} on main`,
     `fencing: ${report.fencing.refused} at epoch ${report.fencing.epoch} refused; tag ${report.tag} at ${report.head.slice(0, 12)}`,
-    `evidence: ${report.evidencePath}`,
+    kept
+      ? `evidence: ${report.evidencePath}`
+      : `scratch ${report.dir} removed (--keep keeps it, with the evidence in plans/drill/analysis_results/)`,
   ]);
 }

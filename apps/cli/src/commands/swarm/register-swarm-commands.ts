@@ -486,15 +486,20 @@ export function registerSwarmCommands(
     )
     .option(
       '--dir <scratch>',
-      'a new or empty directory for the drill’s home and repository (default a temp directory)',
+      'a new or empty directory for the drill’s home and repository, kept (default a temp directory)',
     )
+    .option('--keep', 'keep the temp directory (removed once the drill passes) and print where it is')
     .option('--json', 'print the whole report as JSON')
     .addHelpText(
       'after',
       '\nThe lead and lanes are drill actors following the protocol through the same library calls these commands use;\n' +
         'the lane work and the successor are real bullswarm-sim processes started through dispatch. Evidence goes to\n' +
         'plans/drill/analysis_results/ in the scratch repository.\n' +
-        examples('bullswarm swarm drill', 'bullswarm swarm drill --dir /tmp/drill --json'),
+        examples(
+          'bullswarm swarm drill',
+          'bullswarm swarm drill --keep',
+          'bullswarm swarm drill --dir /tmp/drill --json',
+        ),
     )
     .action(async (_options, command: Command) => {
       const { drillCommand } = await import('./drill-command');
