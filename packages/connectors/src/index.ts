@@ -18,6 +18,12 @@ export {
   UnsupportedConnectorVersionError,
 } from './errors';
 export {
+  COMMAND_LOOKUP_TTL_MS,
+  type CommandLookup,
+  clearCommandLookupCache,
+  findCommand,
+} from './find-command';
+export {
   BUILTIN_MANIFESTS_FILE,
   BUILTIN_MANIFESTS_FORMAT,
   type BuiltinManifestEntry,
@@ -45,12 +51,14 @@ export {
   type ConnectorManifest,
   type ConnectorManifestInput,
   checkTemplate,
+  checkVersionRange,
   connectorManifestJsonSchema,
   connectorManifestSchema,
   createManifestConnector,
   DEFAULT_ACCOUNT,
   defaultModelForTier,
   findCallerMarker,
+  findVersion,
   formatFieldPath,
   isCallerEnv,
   isCallerMarker,
@@ -59,6 +67,7 @@ export {
   poolCredentialGroup,
   renderMeterSource,
   renderTemplate,
+  satisfiesVersionRange,
   TEMPLATE_VARIABLES,
   type TemplateValues,
 } from './manifest';
@@ -75,11 +84,14 @@ export { resolveConnector, SUPPORTED_SPECIFICATION_VERSIONS } from './resolve-co
 export type {
   ConnectorV1,
   ConnectorV1AccountContext,
+  ConnectorV1Activity,
   ConnectorV1ClassifyInput,
+  ConnectorV1CliVersions,
   ConnectorV1DetectContext,
   ConnectorV1DetectedAccount,
   ConnectorV1Detection,
   ConnectorV1Invocation,
+  ConnectorV1LineActivity,
   ConnectorV1MeterSource,
   ConnectorV1MeterSourceType,
   ConnectorV1ModelProfile,
@@ -91,6 +103,7 @@ export type {
   ConnectorV1ParsedOutput,
   ConnectorV1RateLimitEvent,
   ConnectorV1Request,
+  ConnectorV1SignIn,
   ConnectorV1Usage,
 } from './spec/v1';
 

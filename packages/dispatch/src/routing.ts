@@ -48,8 +48,8 @@ export {
   writeRunRecord,
 } from './runs/run-record';
 export { type RunRecorder, type StartRunRecordOptions, startRunRecord } from './runs/run-recorder';
-export { runtimeRedactor } from './runtime/runtime-redactor';
 export { type BullswarmRuntime, type OpenRuntimeOptions, openRuntime } from './runtime/open-runtime';
+export { runtimeRedactor } from './runtime/runtime-redactor';
 export {
   BUILTIN_TIERS,
   type BuildPoolSnapshotsOptions,
@@ -63,6 +63,7 @@ export {
   withLedger,
 } from './snapshots/build-pool-snapshots';
 export { BULLSWARM_POOL, type CallerPool, detectCallerPools } from './snapshots/detect-caller';
+export { findPoolCli, type PoolCli } from './snapshots/pool-cli';
 export {
   buildPoolViews,
   orderedTiers,

@@ -215,14 +215,45 @@ export async function poolsAddCommand(
       draft.pools.push(pool);
     });
     if (options.label !== undefined && options.label !== id) runtime.home.setLabel(id, options.label);
+    const warnings = await missingCliWarnings(runtime, connector, pool);
     if (options.json) {
-      printJson(context, { added: pool, poolLabel: options.label ?? id });
+      printJson(context, { added: pool, poolLabel: options.label ?? id, warnings });
       return;
     }
     context.io.out(
       `added pool ${id}${options.label !== undefined && options.label !== id ? ` (label ${options.label})` : ''}\n`,
     );
+    for (const warning of warnings) context.io.err(`warning: ${warning}\n`);
   });
+}
+
+/**
+ * What `pools add` warns about at once: the pool's CLI is not there, so the pool is unavailable
+ * (never picked, `UNAVAILABLE (<why>)` in `pools`) until it is installed or `--command` names it.
+ */
+async function missingCliWarnings(
+  runtime: BullswarmRuntime,
+  connector: ConnectorV1,
+  pool: StatePool,
+): Promise<string[]> {
+  const { findPoolCli } = await import('@bullswarm/dispatch/routing');
+  const accountEnv = {
+    ...connector.accountEnv({
+      account: pool.account ?? 'default',
+      bullswarmHome: runtime.home.home,
+      userHome: runtime.userHome,
+    }),
+    ...(pool.env ?? {}),
+  };
+  const cli = findPoolCli(connector, pool, accountEnv, runtime.env);
+  if (cli?.problem === undefined) return [];
+  const fix =
+    pool.command === undefined
+      ? `install ${connector.displayName}, or add the pool with --command <path>`
+      : `fix the path: bullswarm pools remove ${pool.id}, then add it again with the right --command`;
+  return [
+    `pool ${pool.id} cannot run: ${cli.problem}; it shows UNAVAILABLE in bullswarm pools until then (${fix})`,
+  ];
 }
 
 /**

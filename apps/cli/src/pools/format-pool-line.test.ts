@@ -48,6 +48,7 @@ function view(overrides: Partial<PoolView> = {}): PoolView {
     reserves: {},
     reservedWindows: [],
     problem: null,
+    cli: null,
     state: 'ready',
     states: ['ready'],
     ...overrides,

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type ResultPromise } from 'execa';
 
@@ -13,13 +13,21 @@ const SCRUBBED = /^(BULLSWARM_|CLAUDE|CODEX_|GEMINI_CLI|OPENCODE|GROK_|NO_COLOR$
 /** The V8 code cache of the binaries the tests run (shared by the test run; never the user's). */
 export const TEST_CACHE_DIR = join(tmpdir(), 'bullswarm-cli-test-compile-cache');
 
-/** The test process's environment without bullswarm and agent variables. */
+/**
+ * Stand-ins for the agent CLIs of the built-in connectors (`claude`, `codex`, `gemini`, `opencode`,
+ * `grok`; each exits 1): first on every test's PATH, so a pool of a built-in connector is found, as
+ * on a machine with the CLI installed. A test of a missing CLI sets its own PATH.
+ */
+export const AGENT_CLI_STUBS = fileURLToPath(new URL('./agent-clis', import.meta.url));
+
+/** The test process's environment without bullswarm and agent variables, the stand-ins on PATH. */
 export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !SCRUBBED.test(name)) env[name] = value;
   }
   env.BULLSWARM_CACHE_DIR = TEST_CACHE_DIR;
+  env.PATH = `${AGENT_CLI_STUBS}${delimiter}${env.PATH ?? ''}`;
   return env;
 }
 

@@ -246,6 +246,54 @@ function buildConnectorManifestSchema() {
           description:
             'Which output events are progress and which are noise. When progress is named, only those events (on stdout) restart the silence clock; absent, every byte does.',
         }),
+      signIn: z
+        .discriminatedUnion('type', [
+          z
+            .object({
+              type: z.literal('command'),
+              args: z.array(z.string().min(1)).min(1).meta({
+                description:
+                  'The arguments after the CLI that print whether it is signed in, e.g. ["login", "status"].',
+              }),
+              signedIn: regex.meta({
+                description: 'A regular expression over the output that means signed in.',
+              }),
+              signedOut: regex.meta({
+                description: 'A regular expression over the output that means signed out.',
+              }),
+            })
+            .strict(),
+          z
+            .object({
+              type: z.literal('files'),
+              files: z.array(template(ACCOUNT_VARS)).default([]).meta({
+                description:
+                  'Credential files of a named account, e.g. "{{env.GEMINI_CLI_HOME}}/.gemini/oauth_creds.json" (a path whose template cannot be rendered is skipped).',
+              }),
+              defaultFiles: z
+                .array(template(ACCOUNT_VARS))
+                .optional()
+                .meta({ description: 'The credential files of the default account, when they differ.' }),
+              env: z
+                .array(
+                  z
+                    .string()
+                    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected an environment variable name' }),
+                )
+                .default([])
+                .meta({ description: 'Variables that sign the CLI in, e.g. GEMINI_API_KEY.' }),
+              whenMissing: z.enum(['signed-out', 'unknown']).meta({
+                description:
+                  'What finding no file and no variable means: signed-out, or unknown when the CLI can run without (free models).',
+              }),
+            })
+            .strict(),
+        ])
+        .optional()
+        .meta({
+          description:
+            'How `bullswarm doctor` tells whether an account is signed in without a network call; absent: unknown.',
+        }),
       cliVersions: z
         .object({
           checked: versionRange.meta({

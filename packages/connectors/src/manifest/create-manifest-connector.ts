@@ -1,9 +1,8 @@
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { basename, delimiter, join } from 'node:path';
+import { basename } from 'node:path';
 import { resolveBundledCommand } from '../bundled-command';
 import { classifyOutcome } from '../classify';
 import { ConnectorTemplateError } from '../errors';
+import { findCommand } from '../find-command';
 import { createOutputParser } from '../parsers';
 import type {
   ConnectorV1,
@@ -84,20 +83,6 @@ export function renderMeterSource(
   }
 }
 
-async function findOnPath(binary: string, searchPath: string): Promise<string | undefined> {
-  for (const directory of searchPath.split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, binary);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 /**
  * Turns a parsed manifest into a {@link ConnectorV1}.
  *
@@ -164,10 +149,8 @@ export function createManifestConnector(
   const detectSpec = manifest.detect;
   const detect = detectSpec
     ? async (context: ConnectorV1DetectContext): Promise<ConnectorV1Detection> => {
-        const bundled = resolveBundledCommand(detectSpec.binary);
-        const binaryPath = bundled.args.length
-          ? bundled.args[0]
-          : await findOnPath(detectSpec.binary, context.path);
+        const found = findCommand(detectSpec.binary, context.path);
+        const binaryPath = found.found ? found.path : undefined;
         const accounts: ConnectorV1DetectedAccount[] = [];
         if (binaryPath !== undefined) accounts.push({ account: DEFAULT_ACCOUNT, evidencePath: binaryPath });
         // fast-glob loads on the first detection (setup), not with every connector.
@@ -230,6 +213,9 @@ export function createManifestConnector(
     probe: manifest.probe,
     ...(activity ? { activity } : {}),
     ...(manifest.cliVersions ? { cliVersions: manifest.cliVersions } : {}),
+    // A command built from a template is only known per request: it is not checked ahead.
+    ...(invocation.command.includes('{{') ? {} : { command: invocation.command }),
+    ...(manifest.signIn ? { signIn: manifest.signIn } : {}),
     manifest,
     sourcePath: options.sourcePath,
     meterForAccount,

@@ -19,6 +19,7 @@ import {
 import { activeReserves, isFreeModelName } from '@bullswarm/pacing/internal';
 import type { InflightEntry, StatePool } from '@bullswarm/store';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
+import { findPoolCli, type PoolCli } from './pool-cli';
 
 /** The built-in effort tiers; connectors and pools may name more. */
 export const BUILTIN_TIERS = ['low', 'medium', 'high'] as const;
@@ -39,8 +40,13 @@ export interface PoolDetail {
   readonly accountEnv: Readonly<Record<string, string>>;
   /** Where the meter is read from (the pool's override, else the connector's for this account). */
   readonly meterSource: ConnectorV1MeterSource | undefined;
-  /** Why the pool cannot run anything now, independent of meters (e.g. its connector is missing). */
+  /**
+   * Why the pool cannot run anything now, independent of meters: its connector is not installed,
+   * or its CLI is not there (`codex not on PATH`).
+   */
   readonly problem?: string;
+  /** The CLI the pool runs and where it was found; undefined when the connector does not say. */
+  readonly cli?: PoolCli;
   /** In-flight ledger entries of the pool. */
   readonly inflight: readonly InflightEntry[];
 }
@@ -253,7 +259,17 @@ function describePool(
     ...(pool.env ?? {}),
   };
   const meterSource = pool.meter ?? connector.experimental_meterForAccount?.(account) ?? connector.meter;
-  return { pool, connector, account, accountEnv, meterSource, inflight };
+  const cli = findPoolCli(connector, pool, accountEnv, runtime.env);
+  return {
+    pool,
+    connector,
+    account,
+    accountEnv,
+    meterSource,
+    ...(cli?.problem === undefined ? {} : { problem: cli.problem }),
+    ...(cli === undefined ? {} : { cli }),
+    inflight,
+  };
 }
 
 /** The model per tier of a pool whose connector is installed (see {@link buildPoolSnapshots}). */

@@ -53,7 +53,8 @@ export interface PoolViewReservedWindow extends PoolViewSpentWindow {
 
 /**
  * The state words of `bullswarm pools`, most binding first:
- * - `unavailable`: the pool's connector is not installed (it cannot run anything);
+ * - `unavailable`: the pool's connector is not installed, or its CLI is not there (it cannot run
+ *   anything: `codex not on PATH`);
  * - `disabled`: never a candidate;
  * - `burst-gated`: a 5-hour, weekly or monthly window at 100% until it resets;
  * - `reserved`: a window inside the reserve kept for the person (`pools reserve`), below 100%:
@@ -143,8 +144,16 @@ export interface PoolView {
   readonly reserves: WindowReserves;
   /** Windows inside their reserve (and below 100%): the pool is `reserved` while any is listed. */
   readonly reservedWindows: readonly PoolViewReservedWindow[];
-  /** Why the pool cannot run anything, independent of meters (its connector is missing). */
+  /**
+   * Why the pool cannot run anything, independent of meters: its connector is not installed, or
+   * its CLI is missing (`codex not on PATH`, `/opt/codex/bin/codex does not exist`).
+   */
   readonly problem: string | null;
+  /**
+   * The agent CLI the pool runs (its own `command`, else the connector's) and the file found for it
+   * (null when missing); null when the connector does not say what it runs.
+   */
+  readonly cli: { readonly command: string; readonly path: string | null } | null;
   /** The most binding state (see {@link PoolState}). */
   readonly state: PoolState;
   /** Every state that applies, most binding first (`near-5h-limit` and `expiring-soon` can combine). */
@@ -281,6 +290,7 @@ function buildPoolView(
     reserves: activeReserves(pool.reserves),
     reservedWindows,
     problem,
+    cli: detail?.cli === undefined ? null : { command: detail.cli.command, path: detail.cli.path },
     state: states[0]!,
     states,
   };

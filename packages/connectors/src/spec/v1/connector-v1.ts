@@ -6,6 +6,7 @@ import type { ConnectorV1MeterSource } from './connector-v1-meter-source';
 import type { ConnectorV1ClassifyInput, ConnectorV1Outcome } from './connector-v1-outcome';
 import type { ConnectorV1OutputParser } from './connector-v1-output-parser';
 import type { ConnectorV1Request } from './connector-v1-request';
+import type { ConnectorV1SignIn } from './connector-v1-sign-in';
 
 /** One model a connector allows for an effort tier. */
 export type ConnectorV1ModelProfile = {
@@ -93,6 +94,15 @@ export type ConnectorV1 = {
    * how to ask the CLI for its version; `bullswarm doctor` says whether the installed CLI is inside.
    */
   readonly cliVersions?: ConnectorV1CliVersions;
+  /**
+   * The program this connector runs when a pool names none (a manifest's `invocation.command`): a
+   * bare name looked up on PATH, an absolute path, or a bundled bin name (`bullswarm-sim`).
+   * Dispatch checks that it (or the pool's own `command`) can be found before routing to a pool: a
+   * pool whose CLI is missing is unavailable, never picked. Absent: not checked.
+   */
+  readonly command?: string;
+  /** How `bullswarm doctor` tells whether an account is signed in; absent: it says unknown. */
+  readonly signIn?: ConnectorV1SignIn;
 
   /** The environment that selects an account (empty for `default`). */
   accountEnv(context: ConnectorV1AccountContext): Readonly<Record<string, string>>;

@@ -26,3 +26,4 @@ export type {
   ConnectorV1Usage,
 } from './connector-v1-output-parser';
 export type { ConnectorV1Request } from './connector-v1-request';
+export type { ConnectorV1SignIn } from './connector-v1-sign-in';
