@@ -1,9 +1,6 @@
 import type { AsyncBullswarmStore } from '../books/async-store-types';
-import {
-  type OpenAsyncStoreOptions,
-  openAsyncStore,
-  openAsyncStoreIfExists,
-} from '../books/open-async-store';
+import type { OpenAsyncStoreOptions } from '../books/open-async-store';
+import { openAsyncStore, openAsyncStoreIfExists } from '../books/open-async-store-lazy';
 import { resolveHostId } from '../hosts/host-id';
 import { homeStoreTarget } from './home-store-target';
 import type { BullswarmHome } from './open-home';

@@ -32,13 +32,14 @@ export type HolderVerdict =
   /** Another host, and its heartbeat is older than the TTL. */
   | 'stale';
 
-const legacy = legacyHostId();
+let legacy: string | undefined;
 
 /**
  * Whether a row's `host` is this machine: its host id, or — for rows written before host ids
  * (schema step 4) — its bare hostname.
  */
 export function isLocalHost(rules: LivenessRules, host: string): boolean {
+  legacy ??= legacyHostId();
   return host === rules.hostId || host === legacy;
 }
 
