@@ -15,7 +15,7 @@ export type {
 } from './books/async-store-types';
 export type { OpenAsyncStoreOptions } from './books/open-async-store';
 export { openAsyncStore, openAsyncStoreIfExists } from './books/open-async-store-lazy';
-export { BULLSWARM_NOW, type Clock, createClock } from './clock/create-clock';
+export { BULLSWARM_NOW, type Clock, createClock, parseIsoInstant } from './clock/create-clock';
 export type { ConfigUpdate } from './config/config-file';
 export { formatFieldPath } from './config/format-issues';
 export { meterSourceSchema, type StateMeterSource } from './config/meter-source-schema';
@@ -94,7 +94,6 @@ export { InvalidLabelError, type InvalidLabelReason } from './errors/invalid-lab
 export { NestedFileLockError } from './errors/nested-file-lock-error';
 export { SharedStoreUnsupportedError } from './errors/shared-store-unsupported-error';
 export { StoreBusyError } from './errors/store-busy-error';
-export { isStoreFault, StoreFaultError } from './errors/store-fault-error';
 export { StoreInputError } from './errors/store-input-error';
 export { StoreMigrationError } from './errors/store-migration-error';
 export { StoreOpenError } from './errors/store-open-error';
