@@ -30,7 +30,10 @@ async function openLedger(kind, where) {
     const store = openStore({ dbPath: where });
     return { sync: true, ledger: store.ledger, close: async () => store.close() };
   }
-  const target = kind === 'sqlite-async' ? { engine: 'sqlite', dbPath: where } : { engine: 'postgres', url: where, source: 'bench' };
+  const target =
+    kind === 'sqlite-async'
+      ? { engine: 'sqlite', dbPath: where }
+      : { engine: 'postgres', url: where, source: 'bench' };
   const store = await openAsyncStore({ target, hostId: `bench-${process.pid}` });
   return { sync: false, ledger: store.ledger, close: () => store.close() };
 }
@@ -103,7 +106,9 @@ async function measure(kind, where) {
           out += chunk;
         });
         child.on('error', reject);
-        child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`worker ${i} exited ${code}`))));
+        child.on('close', (code) =>
+          code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`worker ${i} exited ${code}`)),
+        );
       }),
   );
   const results = await Promise.all(children);
@@ -125,7 +130,9 @@ async function measure(kind, where) {
 /** A Postgres database for one run: the given server's, or a throwaway durable cluster's. */
 async function postgresDatabase() {
   const given = process.env.BULLSWARM_BENCH_PG_URL;
-  const out = given ? undefined : execFileSync('bash', [testPostgres, 'start', '--durable'], { encoding: 'utf8' });
+  const out = given
+    ? undefined
+    : execFileSync('bash', [testPostgres, 'start', '--durable'], { encoding: 'utf8' });
   const serverUrl = given ?? /BULLSWARM_TEST_PG_URL=(.*)/.exec(out)[1];
   const dir = given ? undefined : /BULLSWARM_TEST_PG_DIR=(.*)/.exec(out)[1];
   const { default: pg } = await import('pg');
