@@ -12,7 +12,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
     // Builds the sim CLI (when stale) and the bundled worker the process-level tests spawn.
-    globalSetup: ['./vitest.global-setup.ts'],
+    // The run's own TMPDIR, checked empty at the end (tooling/test-support/src/tmp-guard.ts).
+    globalSetup: ['../../tooling/test-support/src/tmp-guard.ts', './vitest.global-setup.ts'],
     // Real processes, real git, real SQLite, two cores.
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,7 +16,7 @@ export const TEST_RUN_TMP_PREFIX = 'bullswarm-test-run-';
 
 /**
  * A vitest `globalSetup` (first in every package's list): the test run gets its own temporary
- * directory, `$TMPDIR/bullswarm-test-run-XXXXXX`, as `TMPDIR` (and `TMP`, `TEMP`) of the test
+ * directory, `$TMPDIR/bullswarm-test-run-<pid>-<hex>`, as `TMPDIR` (and `TMP`, `TEMP`) of the test
  * workers and of every process they start (`os.tmpdir()` reads it), so what a run leaves behind is
  * told apart from other runs on the machine. At teardown the directory is removed, and a run that
  * left anything in it (outside {@link SHARED_TEST_TMP_ENTRIES}) fails, naming each entry: remove
@@ -26,7 +27,10 @@ export const TEST_RUN_TMP_PREFIX = 'bullswarm-test-run-';
  */
 export default function setupTmpGuard(): () => void {
   const saved = { TMPDIR: process.env.TMPDIR, TMP: process.env.TMP, TEMP: process.env.TEMP };
-  const root = mkdtempSync(join(tmpdir(), TEST_RUN_TMP_PREFIX));
+  // Lower-case hex, not mkdtemp's mixed case: a path made of two mixed-case random parts reads as a
+  // high-entropy token to the secret scan (packages/connectors/src/redact), which tests run on paths.
+  const root = join(tmpdir(), `${TEST_RUN_TMP_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+  mkdirSync(root, { mode: 0o700 });
   process.env.TMPDIR = root;
   process.env.TMP = root;
   process.env.TEMP = root;
