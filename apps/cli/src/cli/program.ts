@@ -52,7 +52,12 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
     .version(VERSION, '-V, --version', 'print the bullswarm version')
     .option('--home <dir>', 'the state home (default $BULLSWARM_HOME, else ~/.bullswarm)')
     .option('--debug', 'print stack traces on errors (and, in pools, why a meter could not be read)')
-    .option('--no-color', 'never colour the output (NO_COLOR is honoured too)')
+    .option(
+      '--no-color',
+      'never colour the output; else FORCE_COLOR (not empty) colours even a pipe, NO_COLOR (not empty) turns it off',
+    )
+    // Every command's --help lists these global options too (inherited by each .command()).
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({

@@ -31,14 +31,24 @@ const style =
 const identity = (text: string): string => text;
 
 /**
- * Colour is on only when standard output is a terminal, `--no-color` was not given, `NO_COLOR` is
- * unset or empty (https://no-color.org), and `TERM` is not `dumb`.
+ * Whether to colour a stream (standard output, or standard error with its own `isTTY`). In this
+ * order, the first rule that applies decides:
+ *
+ * 1. `--no-color` on the command line: never (the most specific choice, made for this command).
+ * 2. `FORCE_COLOR` set and not empty, whatever its value (https://force-color.org): always, even
+ *    into a pipe or a file and with `TERM=dumb`. It wins over `NO_COLOR`, as force-color.org's
+ *    reference implementation does (a user who sets both asks for colour here). `FORCE_COLOR=0`
+ *    forces colour too; unset it, or use `NO_COLOR` or `--no-color`, for none.
+ * 3. `NO_COLOR` set and not empty (https://no-color.org): never.
+ * 4. Otherwise: when the stream is a terminal and `TERM` is not `dumb`.
  */
 export function shouldColor(io: Pick<CliIo, 'env' | 'stdoutIsTTY'>, colorFlag: boolean): boolean {
-  if (!colorFlag || !io.stdoutIsTTY) return false;
+  if (!colorFlag) return false;
+  const forceColor = io.env.FORCE_COLOR;
+  if (forceColor !== undefined && forceColor !== '') return true;
   const noColor = io.env.NO_COLOR;
   if (noColor !== undefined && noColor !== '') return false;
-  return io.env.TERM !== 'dumb';
+  return io.stdoutIsTTY && io.env.TERM !== 'dumb';
 }
 
 /** The styles for a colour decision. */
