@@ -43,3 +43,4 @@ export {
   readProcessStat,
 } from './process/process-liveness';
 export { sleepSync } from './process/sleep-sync';
+export { ISO_INSTANT_FORM, parseIsoInstant } from './time/parse-iso-instant';

@@ -15,7 +15,7 @@ export type {
 } from './books/async-store-types';
 export type { OpenAsyncStoreOptions } from './books/open-async-store';
 export { openAsyncStore, openAsyncStoreIfExists } from './books/open-async-store-lazy';
-export { BULLSWARM_NOW, type Clock, createClock, parseIsoInstant } from './clock/create-clock';
+export { BULLSWARM_NOW, type Clock, createClock } from './clock/create-clock';
 export type { ConfigUpdate } from './config/config-file';
 export { formatFieldPath } from './config/format-issues';
 export { meterSourceSchema, type StateMeterSource } from './config/meter-source-schema';

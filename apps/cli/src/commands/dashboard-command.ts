@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { CliExit, CliUsageError } from '../cli/cli-errors';
 import { type CommandContext, userHomeOf } from '../cli/command-context';
 import { EXIT } from '../cli/exit-codes';
@@ -17,8 +17,8 @@ function openBrowser(url: string): boolean {
   const command =
     process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer.exe' : 'xdg-open';
   try {
-    const child = spawn(command, [url], { detached: true, stdio: 'ignore' });
-    child.on('error', () => {});
+    // Its own process group, not waited for, not ended with bullswarm (the browser stays open).
+    const child = execa(command, [url], { detached: true, stdio: 'ignore', reject: false, cleanup: false });
     child.unref();
     return true;
   } catch {

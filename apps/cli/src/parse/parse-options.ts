@@ -1,5 +1,5 @@
 import { LANES, type Lane, type WindowKind } from '@bullswarm/pacing';
-import { parseIsoInstant } from '@bullswarm/store';
+import { parseIsoInstant } from '@bullswarm/connectors/internal';
 import { CliUsageError } from '../cli/cli-errors';
 
 /** Collects a repeatable option's values (`--add-dir a --add-dir b`). */
@@ -97,7 +97,7 @@ export function parseWindowName(value: string, flag: string): WindowKind {
 
 /**
  * An ISO-8601 instant with a zone (`2026-12-01T00:00:00Z`), or a date alone (midnight UTC);
- * returns epoch ms. The rule is the store's `parseIsoInstant`, the same as `BULLSWARM_NOW`'s:
+ * returns epoch ms. The rule is `parseIsoInstant` (connectors/internal), the same as `BULLSWARM_NOW`'s:
  * zone-less times and dates or times that do not exist (`2026-02-30`, `24:00`, `12:61`) are refused.
  */
 export function parseInstant(value: string, flag: string): number {

@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { execa } from 'execa';
+import { ISO_INSTANT_FORM, parseIsoInstant } from '../time/parse-iso-instant';
 import { parseSimArgs, SIM_USAGE, type SimArgs } from './sim-args';
 import { createSimEmitter, type SimOutput } from './sim-emitters';
 import { exhaustOnMeter, spendOnMeter } from './sim-meter';
@@ -21,14 +22,17 @@ export type SimIo = {
   onChild?(pid: number): void;
 };
 
-/** The time the sim prints resets from: `BULLSWARM_NOW` (ISO or epoch ms) or the clock. */
+/**
+ * The time the sim prints resets from: `BULLSWARM_NOW` read by bullswarm's own rule
+ * (`parseIsoInstant`: an ISO-8601 instant with a zone, empty = unset), else the clock.
+ */
 export function simNow(env: Readonly<Record<string, string | undefined>>): number {
   const value = env.BULLSWARM_NOW;
-  if (value === undefined || value === '') return Date.now();
-  const parsed = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(parsed)) {
+  if (value === undefined || value.trim() === '') return Date.now();
+  const parsed = parseIsoInstant(value.trim());
+  if (parsed === undefined) {
     throw new SimScenarioError(
-      `bullswarm-sim: BULLSWARM_NOW=${JSON.stringify(value)} is not valid; expected an ISO date or epoch ms`,
+      `bullswarm-sim: BULLSWARM_NOW=${JSON.stringify(value)} is not valid; expected ${ISO_INSTANT_FORM}`,
     );
   }
   return parsed;
@@ -162,7 +166,14 @@ export async function runSim(io: SimIo): Promise<number> {
     case 'stall': {
       emit.partial();
       if (p.child === true) {
-        const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+        // A grandchild in the sim's process group that outlives the sim unless the group is ended
+        // (`cleanup: false`: execa would otherwise end it when the sim exits, hiding a kill of the
+        // leader alone).
+        const child = execa(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], {
+          stdio: 'ignore',
+          reject: false,
+          cleanup: false,
+        });
         if (child.pid !== undefined) {
           io.onChild?.(child.pid);
           io.out.stderr(`sim: grandchild pid ${child.pid}\n`);
