@@ -94,6 +94,7 @@ export { InvalidLabelError, type InvalidLabelReason } from './errors/invalid-lab
 export { NestedFileLockError } from './errors/nested-file-lock-error';
 export { SharedStoreUnsupportedError } from './errors/shared-store-unsupported-error';
 export { StoreBusyError } from './errors/store-busy-error';
+export { isStoreFault, StoreFaultError } from './errors/store-fault-error';
 export { StoreInputError } from './errors/store-input-error';
 export { StoreMigrationError } from './errors/store-migration-error';
 export { StoreOpenError } from './errors/store-open-error';

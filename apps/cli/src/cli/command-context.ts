@@ -124,6 +124,12 @@ export async function openCliRuntime(
   });
   addPoolSecrets(context, () => runtime.state.pools);
   await warnOpenHome(context, runtime.home.home);
+  if (options.createStore && runtime.store?.readOnly) {
+    // A command that records its work cannot run on a read-only home: said before anything starts.
+    runtime.close();
+    const { StoreFaultError } = await import('@bullswarm/store');
+    throw new StoreFaultError({ dbPath: runtime.home.dbPath, code: 'SQLITE_READONLY', operation: 'open' });
+  }
   // A home or configured connector replacing another (connectors README: "with a warning").
   for (const warning of runtime.connectorLoad.warnings) {
     context.io.err(`${context.errColors.yellow('warning')}: ${warning}\n`);

@@ -1,5 +1,5 @@
 import { BullswarmError } from '@bullswarm/pacing';
-import { CliExit } from './cli-errors';
+import { CliExit, systemErrorReport } from './cli-errors';
 
 /** The exit codes of `bullswarm`. */
 export const EXIT = {
@@ -60,6 +60,9 @@ export function reportError(error: unknown): ErrorReport {
   if (BullswarmError.isInstance(error)) {
     return { exitCode: EXIT.failed, message: `error: ${error.message}`, unexpected: false };
   }
+  // A read-only home, a full disk, a damaged store that no bullswarm error wrapped: said as such.
+  const system = systemErrorReport(error);
+  if (system !== undefined) return { ...system, unexpected: false };
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: EXIT.failed, message: `error: ${message}`, unexpected: true };
 }

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { parseJsonText, removeStaleTempFiles, writeFileAtomic } from '@bullswarm/connectors/internal';
 import type { z } from 'zod';
 import { ConfigFileError } from '../errors/config-file-error';
 import { type FileLockOptions, withFileLock } from '../files/file-lock';
+import { createHomeDir } from '../home/create-home-dir';
 import { type FieldProblem, formatIssues } from './format-issues';
 
 /**
@@ -98,7 +99,7 @@ export function updateConfigFile<T>(
   mutate: Mutator<T>,
   options: FileLockOptions = {},
 ): ConfigUpdate<T> {
-  mkdirSync(dirname(filePath), { recursive: true, mode: 0o700 });
+  createHomeDir(dirname(filePath));
   return withFileLock(
     filePath,
     () => {

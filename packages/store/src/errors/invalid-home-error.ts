@@ -3,20 +3,25 @@ import { BullswarmError, hasErrorMarker } from '@bullswarm/pacing';
 const errorKey = 'bullswarm.error.InvalidHomeError';
 const marker = Symbol.for(errorKey);
 
-/** The state home cannot be one: its path names a file (or something else that is not a directory). */
+/**
+ * The state home cannot be one: its path names a file (or something else that is not a
+ * directory), or it cannot be created (a read-only file system, no permission).
+ */
 export class InvalidHomeError extends BullswarmError {
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for(key) in isInstance
   private readonly [marker] = true;
   /** The home path at fault. */
   readonly home: string;
 
-  constructor({ home, problem }: { home: string; problem: string }) {
+  /** `hint`: what to do, when the default (give --home a directory) does not fit. */
+  constructor({ home, problem, hint }: { home: string; problem: string; hint?: string }) {
     super({
       name: 'InvalidHomeError',
       fault: 'input',
-      message:
-        `the bullswarm home ${home} ${problem}: give --home (or BULLSWARM_HOME) a directory, ` +
-        'or a path that does not exist yet (it is created on the first write)',
+      message: `the bullswarm home ${home} ${problem}: ${
+        hint ??
+        'give --home (or BULLSWARM_HOME) a directory, or a path that does not exist yet (it is created on the first write)'
+      }`,
     });
     this.home = home;
   }

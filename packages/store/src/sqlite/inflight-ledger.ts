@@ -136,14 +136,38 @@ export class SqliteInflightLedger implements InflightLedger {
   }
 
   list(filter: { readonly poolId?: string } = {}): InflightEntry[] {
-    this.reap();
+    // A read-only store cannot reap: the entries of dead dispatchers are left out instead.
+    const dead = this.runner.readOnly ? new Set(this.deadRows().map((row) => row.id)) : undefined;
+    if (dead === undefined) this.reap();
     const rows = this.runner.read('ledger.list', () =>
       filter.poolId === undefined ? this.selectAll.all() : this.selectPool.all(filter.poolId),
     ) as InflightRow[];
-    return rows.map(toEntry);
+    return rows.filter((row) => dead === undefined || !dead.has(row.id)).map(toEntry);
   }
 
   reap(): number {
+    if (this.runner.readOnly) return 0;
+    const dead = this.deadRows();
+    if (dead.length === 0) return 0;
+    const removed = this.runner.write('ledger.reap', () =>
+      dead.reduce((count, row) => count + this.remove.run(row.id).changes, 0),
+    );
+    // The dispatcher died without ending its worker (kill -9): end the orphaned group, but only
+    // when its leader is provably the recorded worker (same pid and start time, still leading
+    // its group). No recorded start time (an older entry, or no /proc) → nothing is signalled.
+    for (const row of dead) {
+      if (row.worker_pid !== null && row.worker_start_time !== null) {
+        endOrphanGroup(row.worker_pid, row.worker_start_time, this.orphanGraceMs);
+      }
+    }
+    return removed;
+  }
+
+  /** This host's entries whose dispatcher is no longer alive (pid and start time). */
+  private deadRows(): Pick<
+    InflightRow,
+    'id' | 'pid' | 'pid_start_time' | 'worker_pid' | 'worker_start_time'
+  >[] {
     const rows = this.runner.read('ledger.reap', () => this.selectHost.all(this.host)) as Pick<
       InflightRow,
       'id' | 'pid' | 'pid_start_time' | 'worker_pid' | 'worker_start_time'
@@ -158,19 +182,7 @@ export class SqliteInflightLedger implements InflightLedger {
       }
       return !alive;
     });
-    if (dead.length === 0) return 0;
-    const removed = this.runner.write('ledger.reap', () =>
-      dead.reduce((count, row) => count + this.remove.run(row.id).changes, 0),
-    );
-    // The dispatcher died without ending its worker (kill -9): end the orphaned group, but only
-    // when its leader is provably the recorded worker (same pid and start time, still leading
-    // its group). No recorded start time (an older entry, or no /proc) → nothing is signalled.
-    for (const row of dead) {
-      if (row.worker_pid !== null && row.worker_start_time !== null) {
-        endOrphanGroup(row.worker_pid, row.worker_start_time, this.orphanGraceMs);
-      }
-    }
-    return removed;
+    return dead;
   }
 
   /** Start time of a pid; this process's own is read once. */

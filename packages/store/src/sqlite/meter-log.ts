@@ -102,9 +102,14 @@ export class SqliteMeterLog implements MeterLog {
       ] as const;
     });
     if (values.length === 0) return;
-    this.runner.write(op, () => {
-      for (const value of values) this.insertReading.run(...value);
-    });
+    // Observations: on a read-only store they are not kept (the command still shows them).
+    this.runner.writeIfWritable(
+      op,
+      () => {
+        for (const value of values) this.insertReading.run(...value);
+      },
+      undefined,
+    );
   }
 
   listReadings(
@@ -133,7 +138,7 @@ export class SqliteMeterLog implements MeterLog {
   pruneReadings(before: number): number {
     const op = 'meters.pruneReadings';
     const bound = requireTime(op, 'before', before);
-    return this.runner.write(op, () => this.prune.run(bound).changes);
+    return this.runner.writeIfWritable(op, () => this.prune.run(bound).changes, 0);
   }
 
   getCache(poolId: string): MeterCacheEntry | undefined {
@@ -171,7 +176,7 @@ export class SqliteMeterLog implements MeterLog {
       failures: Math.trunc(failures),
       force_reread: entry.forceReread === true ? 1 : 0,
     };
-    this.runner.write(op, () => this.upsertCache.run(row));
+    this.runner.writeIfWritable(op, () => this.upsertCache.run(row), undefined);
   }
 
   forceReread(poolId: string): void {

@@ -1,11 +1,13 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_ORPHAN_GRACE_MS } from '@bullswarm/connectors/internal';
 import Database from 'better-sqlite3';
+import { StoreFaultError } from '../errors/store-fault-error';
 import { StoreInputError } from '../errors/store-input-error';
 import { StoreMigrationError } from '../errors/store-migration-error';
 import { StoreOpenError } from '../errors/store-open-error';
+import { createHomeDir } from '../home/create-home-dir';
 import type { BullswarmStore } from '../store-types';
 import { BusyRunner } from './busy-retry';
 import { coreMigrations, STORE_NAMESPACE } from './core-migrations';
@@ -13,6 +15,7 @@ import { createDatabaseFile } from './create-database';
 import { SqliteInflightLedger } from './inflight-ledger';
 import { SqliteMeterLog } from './meter-log';
 import { appliedVersions, applyMigrations, type StoreMigrations } from './migrations';
+import { canWriteStore, openReadOnly } from './open-read-only';
 import { SqliteProbeCache } from './probe-cache';
 import { SqliteRunLog } from './run-log';
 
@@ -67,6 +70,11 @@ function isEmptyFile(dbPath: string): boolean {
  */
 export interface EmbeddedBullswarmStore extends BullswarmStore {
   readonly dbPath: string;
+  /**
+   * Opened where it cannot be written (a read-only home): reads work, caches are not kept, and a
+   * write throws `StoreFaultError` (`SQLITE_READONLY`).
+   */
+  readonly readOnly: boolean;
   /** The raw better-sqlite3 handle, for bullswarm packages' own tables. Write through {@link transaction}. */
   readonly database: Database.Database;
   /**
@@ -98,13 +106,17 @@ export interface EmbeddedBullswarmStore extends BullswarmStore {
  */
 export function openStore(options: OpenStoreOptions): EmbeddedBullswarmStore {
   const dbPath = resolve(options.dbPath);
-  mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+  createHomeDir(dirname(dbPath));
   return open(dbPath, options, false);
 }
 
 /**
  * Like {@link openStore}, but for read-only commands: when the database file does not exist yet,
  * returns undefined and creates nothing.
+ *
+ * Both open an existing store that cannot be written (a read-only home or file system, see
+ * `canWriteStore`) read-only (`readOnly: true`): reads work, caches and reaping are skipped, and a
+ * write throws a `StoreFaultError` (`SQLITE_READONLY`, exit 2) naming the database.
  */
 export function openStoreIfExists(options: OpenStoreOptions): EmbeddedBullswarmStore | undefined {
   const dbPath = resolve(options.dbPath);
@@ -117,6 +129,8 @@ function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean)
   const timeout = options.busyTimeoutMs ?? 5000;
   const migrations = [coreMigrations, ...(options.migrations ?? [])];
   const policy = { maxAttempts: options.maxBusyAttempts ?? 6, baseDelayMs: options.busyBackoffMs ?? 25 };
+  if (existsSync(dbPath) && !canWriteStore(dbPath))
+    return openStoreReadOnly(dbPath, options, migrations, timeout, policy);
   if (!fileMustExist) {
     try {
       createDatabaseFile(
@@ -157,10 +171,22 @@ function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean)
       throw new StoreOpenError({ dbPath, code, cause: error });
     throw error;
   }
+  return storeOver(db, runner, dbPath, options, () => {});
+}
+
+/** The store over an open database (read-write, or read-only with `dispose` removing its snapshot). */
+function storeOver(
+  db: Database.Database,
+  runner: BusyRunner,
+  dbPath: string,
+  options: OpenStoreOptions,
+  dispose: () => void,
+): EmbeddedBullswarmStore {
   const host = options.host ?? hostname();
   const orphanGraceMs = options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS;
   if (!Number.isFinite(orphanGraceMs) || orphanGraceMs < 0) {
     db.close();
+    dispose();
     throw new StoreInputError({
       operation: 'openStore',
       field: 'orphanGraceMs',
@@ -171,6 +197,7 @@ function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean)
   let closed = false;
   return {
     dbPath,
+    readOnly: runner.readOnly,
     database: db,
     ledger: new SqliteInflightLedger(db, runner, host, orphanGraceMs),
     runs: new SqliteRunLog(db, runner),
@@ -179,7 +206,8 @@ function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean)
     transaction: <T>(fn: () => T): T => runner.write('transaction', fn),
     applyMigrations(migrations: StoreMigrations): void {
       refuseReservedNamespace(dbPath, migrations);
-      applyMigrations(db, runner, dbPath, [migrations], STORE_NAMESPACE);
+      if (runner.readOnly) refuseOlderSchema(db, dbPath, [migrations]);
+      else applyMigrations(db, runner, dbPath, [migrations], STORE_NAMESPACE);
     },
     schemaVersion: (namespace: string): number =>
       runner.read('schemaVersion', () => appliedVersions(db).get(namespace) ?? 0),
@@ -187,8 +215,52 @@ function open(dbPath: string, options: OpenStoreOptions, fileMustExist: boolean)
       if (closed) return;
       closed = true;
       db.close();
+      dispose();
     },
   };
+}
+
+/** Opens an existing store that cannot be written, for reading (see `openReadOnly`). */
+function openStoreReadOnly(
+  dbPath: string,
+  options: OpenStoreOptions,
+  migrations: readonly StoreMigrations[],
+  timeout: number,
+  policy: { maxAttempts: number; baseDelayMs: number },
+): EmbeddedBullswarmStore {
+  let opened: ReturnType<typeof openReadOnly>;
+  try {
+    opened = openReadOnly(dbPath, timeout);
+  } catch (error) {
+    throw new StoreOpenError({ dbPath, code: (error as { code?: string }).code, cause: error });
+  }
+  const { db, dispose } = opened;
+  try {
+    refuseOlderSchema(db, dbPath, migrations);
+    return storeOver(db, new BusyRunner(db, dbPath, policy, true), dbPath, options, dispose);
+  } catch (error) {
+    db.close();
+    dispose();
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw new StoreOpenError({ dbPath, code, cause: error });
+    throw error;
+  }
+}
+
+/** A read-only store cannot be migrated: one written by an older bullswarm is refused, naming it. */
+function refuseOlderSchema(db: Database.Database, dbPath: string, sets: readonly StoreMigrations[]): void {
+  const versions = appliedVersions(db);
+  for (const set of sets) {
+    const have = versions.get(set.namespace) ?? 0;
+    if (have < set.migrations.length) {
+      throw new StoreFaultError({
+        dbPath,
+        code: 'SQLITE_READONLY',
+        operation: `migrations of ${set.namespace} (the store has version ${have}, this bullswarm needs ${set.migrations.length})`,
+      });
+    }
+  }
 }
 
 /** Other packages' migrations may not use the store's own namespace. */

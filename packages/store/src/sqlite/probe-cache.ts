@@ -45,6 +45,6 @@ export class SqliteProbeCache implements ProbeCache {
       optionalString(op, 'reason', result.reason),
       requireTime(op, 'checkedAt', result.checkedAt),
     ] as const;
-    this.runner.write(op, () => this.upsert.run(...values));
+    this.runner.writeIfWritable(op, () => this.upsert.run(...values), undefined);
   }
 }

@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { FileWriteError, writeFileAtomic } from '@bullswarm/connectors/internal';
+import { writeFileAtomic } from '@bullswarm/connectors/internal';
 import type { Redactor } from '@bullswarm/connectors/redact';
 import { type BullswarmRuntime, dispatchTask } from '@bullswarm/dispatch';
 import { WorkflowError } from '../errors/workflow-error';
+import { isWriteFault, type WriteFault, writeFaultPath } from '../errors/write-fault';
 import type { WorkflowProgram, WorkflowStep } from '../program/workflow-program';
 import { buildReport } from '../state/build-report';
 import { EventLog } from '../state/event-log';
@@ -57,7 +58,7 @@ export class WorkflowRunner implements RunContext {
   /** Aborted when the run stops: the caller's signal fired, or a write fault. */
   private readonly stop = new AbortController();
   /** The first file of the run that could not be written (the run stopped on it). */
-  private writeFault: FileWriteError | undefined;
+  private writeFault: WriteFault | undefined;
   private readonly drivenSince = now();
 
   constructor(
@@ -107,7 +108,7 @@ export class WorkflowRunner implements RunContext {
    * ended, units without a verdict stay for resume — and `run` throws a `write-failed` error naming
    * the file once it has kept what it can. Never an uncaught crash, never a made-up verdict.
    */
-  private faulted(error: FileWriteError): void {
+  private faulted(error: WriteFault): void {
     this.writeFault ??= error;
     this.stopped = true;
     this.scheduler.stopped();
@@ -136,7 +137,7 @@ export class WorkflowRunner implements RunContext {
             ? {}
             : { minIntervalMs: this.options.stateWriteIntervalMs }),
           onError: (error) => {
-            if (FileWriteError.isInstance(error)) this.faulted(error);
+            if (isWriteFault(error)) this.faulted(error);
           },
         },
       );
@@ -183,7 +184,7 @@ export class WorkflowRunner implements RunContext {
         { durable: true, urgent: true },
       );
       await this.writer.flush().catch((error: unknown) => {
-        if (!FileWriteError.isInstance(error)) throw error;
+        if (!isWriteFault(error)) throw error;
         this.faulted(error);
       });
       const report = this.redact.value(buildReport(this.state));
@@ -191,7 +192,7 @@ export class WorkflowRunner implements RunContext {
         try {
           writeFileAtomic(this.paths.reportPath, `${JSON.stringify(report, null, 2)}\n`);
         } catch (error) {
-          if (!FileWriteError.isInstance(error)) throw error;
+          if (!isWriteFault(error)) throw error;
           this.faulted(error);
         }
       }
@@ -205,7 +206,7 @@ export class WorkflowRunner implements RunContext {
       };
     } catch (error) {
       // A file the run needs from its start (events.jsonl, state.json, a schema) cannot be written.
-      if (FileWriteError.isInstance(error)) throw this.stoppedOnWriteFault(error);
+      if (isWriteFault(error)) throw this.stoppedOnWriteFault(error);
       throw error;
     } finally {
       this.options.signal?.removeEventListener('abort', onAbort);
@@ -215,12 +216,12 @@ export class WorkflowRunner implements RunContext {
   }
 
   /** The error `run` ends with after a write fault: the file, what to do, and `resume`. */
-  private stoppedOnWriteFault(fault: FileWriteError): WorkflowError {
+  private stoppedOnWriteFault(fault: WriteFault): WorkflowError {
     const { runId } = this.state;
     return new WorkflowError({
       kind: 'write-failed',
       runId,
-      filePath: fault.path,
+      filePath: writeFaultPath(fault),
       fault: fault.fault,
       cause: fault,
       message: `${fault.message}; run ${runId} stopped (its verdicts so far are kept): continue it with \`bullswarm workflow resume ${runId}\``,
@@ -243,7 +244,7 @@ export class WorkflowRunner implements RunContext {
         this.log?.append(event, how.durable === true);
         this.state.lastEventSeq = event.seq;
       } catch (error) {
-        if (!FileWriteError.isInstance(error)) throw error;
+        if (!isWriteFault(error)) throw error;
         this.faulted(error);
       }
     }
@@ -277,7 +278,7 @@ export class WorkflowRunner implements RunContext {
 
   private stepCrashed(def: WorkflowStep, error: unknown): void {
     const st = this.stepStates.get(def.id) as StepState;
-    if (FileWriteError.isInstance(error)) {
+    if (isWriteFault(error)) {
       // Not the step's failure: the run stops, and resume runs the step again.
       st.status = 'pending';
       this.faulted(error);
@@ -375,7 +376,7 @@ export class WorkflowRunner implements RunContext {
       try {
         await this.executor.execute(def, st, unit, prepared, ref);
       } catch (error) {
-        if (FileWriteError.isInstance(error)) {
+        if (isWriteFault(error)) {
           // An attempt's output could not be written: no verdict; the run stops, resume runs it.
           unit.status = 'pending';
           this.faulted(error);
