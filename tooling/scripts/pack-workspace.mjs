@@ -3,8 +3,9 @@
 // what `npm publish` would upload. Shared by `pnpm lint:packages` and `pnpm test:pack`
 // (docs/architecture.md, "Publishing").
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 export const PNPM_VERSION = '10.34.9';
@@ -63,4 +64,42 @@ export function packAll(destination) {
       tarball: path.join(destination, added[0]),
     };
   });
+}
+
+/** Where `pnpm pack:all` puts the tarballs (gitignored): the release workflow publishes these. */
+export const PACKED_DIR = path.join(repoRoot, 'packed');
+
+/**
+ * `node tooling/scripts/pack-workspace.mjs [--build] [--out <dir>]` (`pnpm pack:all`): builds
+ * every package when `--build` is given (`turbo run build`), then packs every publishable one into
+ * `<dir>` (default `packed/`), replacing earlier tarballs, and writes `<dir>/packed.json`: each
+ * package's name, version and tarball. The one build-and-pack step of `pnpm test:pack` and of the
+ * release workflow (.github/workflows/release.yml), so what is tested is what is published.
+ */
+async function cli(argv) {
+  const outIndex = argv.indexOf('--out');
+  const out = outIndex === -1 ? PACKED_DIR : path.resolve(argv[outIndex + 1] ?? '');
+  if (outIndex !== -1 && argv[outIndex + 1] === undefined) {
+    console.error('pack-workspace: --out needs a directory');
+    process.exit(2);
+  }
+  if (argv.includes('--build')) {
+    pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  mkdirSync(out, { recursive: true });
+  for (const file of readdirSync(out)) {
+    if (file.endsWith('.tgz') || file === 'packed.json') rmSync(path.join(out, file), { force: true });
+  }
+  const packed = packAll(out).map(({ name, manifest, tarball }) => ({
+    name,
+    version: manifest.version,
+    tarball: path.basename(tarball),
+  }));
+  writeFileSync(path.join(out, 'packed.json'), `${JSON.stringify(packed, null, 2)}\n`);
+  for (const { name, version, tarball } of packed) console.log(`packed ${name}@${version}: ${tarball}`);
+  console.log(`${packed.length} packages in ${out}`);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await cli(process.argv.slice(2));
 }

@@ -332,12 +332,19 @@ let built: ReturnType<typeof buildConnectorManifestSchema> | undefined;
  */
 export const connectorManifestSchema = z.lazy(() => (built ??= buildConnectorManifestSchema()));
 
+/**
+ * Where `connector.schema.json` is published: the file of this package's tarball on unpkg, by major
+ * version, so a connector.json outside bullswarm can name it in `$schema` (docs/releasing.md).
+ */
+export const CONNECTOR_SCHEMA_ID = 'https://unpkg.com/@bullswarm/connectors@0/connector.schema.json';
+
 /** The JSON Schema of a connector.json, as shipped in `@bullswarm/connectors/connector.schema.json`. */
 export function connectorManifestJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(connectorManifestSchema, { io: 'input', unrepresentable: 'any' }) as Record<
+  const json = z.toJSONSchema(connectorManifestSchema, { io: 'input', unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;
+  return { $schema: json.$schema, $id: CONNECTOR_SCHEMA_ID, ...json };
 }
 
 /** A manifest as written in connector.json (defaults optional). */

@@ -79,5 +79,11 @@ export type MeterReadingWindow = z.input<typeof meterReadingWindowSchema>;
  * {@link meterReadingSchema}. The same document ships as `@bullswarm/meters/meter-reading.schema.json`.
  */
 export function meterReadingJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(meterReadingSchema, { io: 'input' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(meterReadingSchema, { io: 'input' }) as Record<string, unknown>;
+  // Where the file is published (unpkg, by major version; docs/releasing.md), for `$schema`.
+  return {
+    $schema: json.$schema,
+    $id: 'https://unpkg.com/@bullswarm/meters@0/meter-reading.schema.json',
+    ...json,
+  };
 }

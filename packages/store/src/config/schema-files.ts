@@ -2,9 +2,14 @@ import { z } from 'zod';
 import { poolLabelsFileSchema } from './pool-labels-schema';
 import { stateFileSchema } from './state-file-schema';
 
-function toFileSchema(schema: z.ZodType, title: string, description: string): string {
+/**
+ * A schema file with its `$id`: where it is published (this package's tarball on unpkg, by major
+ * version; docs/releasing.md), so a state.json or pool-labels.json can name it in `$schema`.
+ */
+function toFileSchema(schema: z.ZodType, file: string, title: string, description: string): string {
   const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' });
-  return `${JSON.stringify({ ...json, title, description }, null, 2)}\n`;
+  const $id = `https://unpkg.com/@bullswarm/store@0/${file}`;
+  return `${JSON.stringify({ $schema: json.$schema, $id, ...json, title, description }, null, 2)}\n`;
 }
 
 /**
@@ -15,6 +20,7 @@ function toFileSchema(schema: z.ZodType, title: string, description: string): st
 export function stateJsonSchema(): string {
   return toFileSchema(
     stateFileSchema,
+    'state.schema.json',
     'bullswarm state.json',
     'Pools, effort-tier assignments and home config of one bullswarm home ($BULLSWARM_HOME/state.json).',
   );
@@ -24,6 +30,7 @@ export function stateJsonSchema(): string {
 export function poolLabelsJsonSchema(): string {
   return toFileSchema(
     poolLabelsFileSchema,
+    'pool-labels.schema.json',
     'bullswarm pool-labels.json',
     'Display labels of pools by pool id ($BULLSWARM_HOME/pool-labels.json).',
   );

@@ -170,6 +170,9 @@ export function programJsonSchema(): string {
   const json = z.toJSONSchema(programSchema, { io: 'input', target: 'draft-2020-12' });
   return `${JSON.stringify(
     {
+      $schema: json.$schema,
+      // Where the file is published (unpkg, by major version; docs/releasing.md), for `$schema`.
+      $id: 'https://unpkg.com/@bullswarm/workflow@0/workflow-program.schema.json',
       ...json,
       title: 'bullswarm workflow program v3',
       description:
