@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConnectorLoadError, InvalidConnectorError, UnsupportedConnectorVersionError } from '../errors';
+import { readJsonFile } from '../files/read-json-file';
 import { resolveConnector } from '../resolve-connector';
 import type { ConnectorV1 } from '../spec/v1';
 import {
@@ -102,18 +103,17 @@ function nodeModulesDirectoryOf(fromDir: string, name: string): string | undefin
 function readPackageName(directory: string, where: string): string | undefined {
   const manifest = join(directory, 'package.json');
   if (!existsSync(manifest)) return undefined;
-  let name: unknown;
-  try {
-    name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
-  } catch (cause) {
+  const read = readJsonFile(manifest);
+  if (!read.ok) {
     throw new ConnectorLoadError({
       source: where,
       reason: 'invalid-connector',
       fieldPath: 'name',
-      message: `${manifest} is not valid JSON`,
-      cause,
+      message: `${manifest} ${read.problem}`,
+      cause: read.cause,
     });
   }
+  const name = (read.value as { name?: unknown } | null)?.name;
   return typeof name === 'string' ? name : '';
 }
 

@@ -5,7 +5,7 @@ import { tempDirs } from '@bullswarm/test-support/temp-dirs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectorLoadError, DuplicateConnectorError } from '../errors';
 import { defaultBuiltinProvidersDirectory, loadBuiltinConnectors } from './load-builtin-connectors';
-import { loadConfiguredConnectors } from './load-configured-connectors';
+import { loadConfiguredConnectors, resolveConnectorEntry } from './load-configured-connectors';
 import { loadConnectors } from './load-connectors';
 import { loadHomeConnectors } from './load-home-connectors';
 
@@ -174,6 +174,16 @@ export default connector;
       './a/x/connector.json',
       './b/x/connector.json',
     ]);
+  });
+
+  it('a package directory whose package.json is not JSON is named with the line and column', async () => {
+    const dir = tempDir('broken-package');
+    writeFileSync(join(dir, 'package.json'), '{\n  "name": "bullswarm-connector-x",\n}\n');
+    const error = await resolveConnectorEntry(dir, dir).catch((e: unknown) => e);
+    expect(ConnectorLoadError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(
+      `${join(dir, 'package.json')} is not valid JSON: expected a double-quoted field name, found "}" at line 3, column 1`,
+    );
   });
 
   it('bad configured entries become errors naming the entry', async () => {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { isRecordedProcessAlive } from '@bullswarm/connectors/internal';
+import { isRecordedProcessAlive, parseJsonText } from '@bullswarm/connectors/internal';
 import { WorkflowError } from '../errors/workflow-error';
 import { jsonPath } from '../program/json-path';
 import { ENGINE_VERSION } from '../version';
@@ -50,18 +50,18 @@ export function loadRun(workflowsDir: string, runId: string): LoadedRun {
     }
     throw error;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
+  // The one JSON reader (connectors/internal): a line and column, never the file's text quoted.
+  const read = parseJsonText(text);
+  if (!read.ok) {
     throw new WorkflowError({
       kind: 'run-state-invalid',
       runId,
       filePath: paths.statePath,
-      message: `${paths.statePath} is not valid JSON (${(error as Error).message})`,
-      cause: error,
+      message: `${paths.statePath} ${read.problem}`,
+      cause: read.cause,
     });
   }
+  const json = read.value;
   const version = (json as { stateVersion?: unknown } | null)?.stateVersion;
   if (version !== STATE_VERSION) {
     throw new WorkflowError({

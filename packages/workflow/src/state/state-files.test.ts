@@ -141,6 +141,25 @@ describe('loadRun', () => {
     expect(loaded.state.updatedAt).toBe(at);
   });
 
+  it('a state.json that is not JSON is named with the line and column, its text never quoted', () => {
+    const workflowsDir = temp();
+    const paths = runPaths(workflowsDir, 'wf-broken2');
+    mkdirSync(paths.runDir);
+    writeFileSync(paths.statePath, '{\n  "runId": "wf-broken2",\n  "secret": "sk-live-abc" }}\n');
+    const error = (() => {
+      try {
+        loadRun(workflowsDir, 'wf-broken2');
+      } catch (e) {
+        return e;
+      }
+    })() as WorkflowError;
+    expect(WorkflowError.isInstance(error) && error.kind).toBe('run-state-invalid');
+    expect(error.message).toBe(
+      `${paths.statePath} is not valid JSON: unexpected "}" after the end of the JSON value at line 3, column 28`,
+    );
+    expect(error.message).not.toContain('sk-live');
+  });
+
   it('names the file and field of a bad state.json, and refuses another stateVersion', () => {
     const workflowsDir = temp();
     const paths = runPaths(workflowsDir, 'wf-broken1');
