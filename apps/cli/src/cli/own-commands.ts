@@ -3,6 +3,7 @@ import { registerCompletionCommand } from '../commands/register-completion-comma
 import { registerConnectorsCommands } from '../commands/register-connectors-commands';
 import { registerDashboardCommand } from '../commands/register-dashboard-command';
 import { registerDemoCommand } from '../commands/register-demo-command';
+import { registerDoctorCommand } from '../commands/register-doctor-command';
 import { registerMcpCommand } from '../commands/register-mcp-command';
 import { registerMetersCommands } from '../commands/register-meters-commands';
 import { registerPoolsCommands } from '../commands/register-pools-commands';
@@ -24,6 +25,7 @@ export const OWN_COMMAND_REGISTRARS: readonly (readonly [name: string, register:
   ['assignments', registerAssignmentsCommand],
   ['strategy', registerStrategyCommands],
   ['setup', registerSetupCommand],
+  ['doctor', registerDoctorCommand],
   ['meters', registerMetersCommands],
   ['connectors', registerConnectorsCommands],
   ['demo', registerDemoCommand],
