@@ -78,7 +78,8 @@ describe('manifest validation', () => {
     expect(manifest.capabilities).toEqual([]);
     expect(manifest.account).toEqual({ env: {}, defaultEnv: {} });
     expect(manifest.invocation.args).toEqual([]);
-    expect(manifest.probe).toBe(false);
+    // Free models are probed unless a connector opts out (docs/routing.md, "Free-model liveness probe").
+    expect(manifest.probe).toBe(true);
   });
 
   it('names the file and the field path', () => {

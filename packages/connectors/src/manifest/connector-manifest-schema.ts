@@ -224,7 +224,10 @@ function buildConnectorManifestSchema() {
         })
         .strict()
         .optional(),
-      probe: z.boolean().default(false),
+      probe: z.boolean().default(true).meta({
+        description:
+          'Liveness-probe (PONG) a free model a tier names before dispatch; false opts out. A rung on a CLI that takes no model (no modelArgs) is never probed.',
+      }),
       activity: z
         .object({
           progress: z.array(eventName).default([]).meta({

@@ -19,6 +19,7 @@ import {
 import { activeReserves, isFreeModelName } from '@bullswarm/pacing/internal';
 import type { InflightEntry, StatePool } from '@bullswarm/store';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
+import { modelReachesCli } from './model-reaches-cli';
 import { findPoolCli, type PoolCli } from './pool-cli';
 
 /** The built-in effort tiers; connectors and pools may name more. */
@@ -76,7 +77,9 @@ export interface BuildPoolSnapshotsOptions {
  * Models per tier: a tier the pool's `models` names (a model, or `null` for none) wins; otherwise
  * the connector's default profile for the tier; otherwise the tier has no model on the pool. A model
  * is free when the connector's profile for it says `free: true` or its name has a standalone
- * `free` segment. Every named model is `explicit` (a model flag is passed, so a free one is probed).
+ * `free` segment. A named model is `explicit` when it reaches the CLI (the connector passes it, e.g.
+ * `--model`; see {@link modelReachesCli}): a free explicit model is probed before dispatch, a rung on
+ * a CLI that takes no model runs the CLI's own default and is never probed.
  */
 export async function buildPoolSnapshots(
   runtime: BullswarmRuntime,
@@ -88,9 +91,9 @@ export async function buildPoolSnapshots(
   );
   if (statePools.length === 0) return { now, pools: [], details: new Map() };
 
-  const store = runtime.requireStore();
-  const meters = runtime.requireMeters();
-  const ledger = store.ledger.list();
+  const store = await runtime.requireStore();
+  const meters = await runtime.requireMeters();
+  const ledger = await store.ledger.list();
   const since = now - HISTORY_WINDOW_MS;
 
   const details = new Map<string, PoolDetail>();
@@ -102,78 +105,80 @@ export async function buildPoolSnapshots(
   }
   const readMeters = await meters.readAll(requests);
 
-  const pools: PoolSnapshot[] = [];
-  for (const pool of statePools) {
-    const detail = details.get(pool.id)!;
-    const connector = detail.connector;
-    let meter: PoolMeter = readMeters.get(pool.id) ?? { status: 'unmetered', windows: [] };
-    const pacingWindow = pool.subscription?.quotaWindow ?? connector?.pacingWindow ?? 'weekly';
-    if (pool.subscription) {
-      meter = applySubscriptionOverride(
-        meter,
-        {
-          quotaWindow: pool.subscription.quotaWindow,
-          ...(pool.subscription.resetsAt === undefined ? {} : { resetsAt: pool.subscription.resetsAt }),
-        },
-        now,
-      );
-    }
-    const runs = store.runs.list({ poolId: pool.id, since, limit: RUNS_PER_POOL });
-    const inflight = detail.inflight.map(inflightRecord);
-    const workerIntervals = [
-      ...runs.map((run) => ({ start: run.startedAt, end: run.endedAt })),
-      ...detail.inflight.map((entry) => ({ start: entry.startedAt, end: now })),
-    ];
-    const spendRates: { -readonly [K in WindowKind]?: number } = {};
-    for (const kind of new Set<WindowKind>(['five_hour', pacingWindow])) {
-      const readings = store.meters.listReadings(pool.id, { window: kind, since });
-      if (readings.length < 2) continue;
-      const rate = computeSpendRate({
-        readings: readings.map((row) => ({
-          readAt: row.readAt,
-          usedPct: row.usedPct,
-          // Providers report resets with sub-second jitter between polls (Claude's endpoint prints
-          // microseconds); a whole-minute reset is the same window.
-          ...(row.resetsAt === undefined ? {} : { resetsAt: Math.round(row.resetsAt / 60_000) * 60_000 }),
-        })),
-        workerIntervals,
-      });
-      if (rate) spendRates[kind] = rate.ratePerMinute;
-    }
+  // Each pool's history is read at once (Postgres: over the pool's connections; SQLite in turn).
+  const pools = await Promise.all(
+    statePools.map(async (pool): Promise<PoolSnapshot> => {
+      const detail = details.get(pool.id)!;
+      const connector = detail.connector;
+      let meter: PoolMeter = readMeters.get(pool.id) ?? { status: 'unmetered', windows: [] };
+      const pacingWindow = pool.subscription?.quotaWindow ?? connector?.pacingWindow ?? 'weekly';
+      if (pool.subscription) {
+        meter = applySubscriptionOverride(
+          meter,
+          {
+            quotaWindow: pool.subscription.quotaWindow,
+            ...(pool.subscription.resetsAt === undefined ? {} : { resetsAt: pool.subscription.resetsAt }),
+          },
+          now,
+        );
+      }
+      const runs = await store.runs.list({ poolId: pool.id, since, limit: RUNS_PER_POOL });
+      const inflight = detail.inflight.map(inflightRecord);
+      const workerIntervals = [
+        ...runs.map((run) => ({ start: run.startedAt, end: run.endedAt })),
+        ...detail.inflight.map((entry) => ({ start: entry.startedAt, end: now })),
+      ];
+      const spendRates: { -readonly [K in WindowKind]?: number } = {};
+      for (const kind of new Set<WindowKind>(['five_hour', pacingWindow])) {
+        const readings = await store.meters.listReadings(pool.id, { window: kind, since });
+        if (readings.length < 2) continue;
+        const rate = computeSpendRate({
+          readings: readings.map((row) => ({
+            readAt: row.readAt,
+            usedPct: row.usedPct,
+            // Providers report resets with sub-second jitter between polls (Claude's endpoint prints
+            // microseconds); a whole-minute reset is the same window.
+            ...(row.resetsAt === undefined ? {} : { resetsAt: Math.round(row.resetsAt / 60_000) * 60_000 }),
+          })),
+          workerIntervals,
+        });
+        if (rate) spendRates[kind] = rate.ratePerMinute;
+      }
 
-    pools.push({
-      id: pool.id,
-      label: runtime.label(pool.id),
-      connectorId: pool.connector,
-      providerFamily: connector?.providerFamily ?? pool.connector,
-      credentialGroup: connector
-        ? poolCredentialGroup(connector, detail.account)
-        : `${pool.connector}:${detail.account}`,
-      enabled: pool.enabled,
-      // A pool whose connector is missing is described as able to run anything, so that the
-      // exclusion routeTask adds for it is what the reason line names (not "no lane analyze").
-      lanes: pool.lanes ?? connector?.lanes ?? LANES,
-      capabilities: pool.capabilities ?? connector?.capabilities ?? [],
-      ...(connector ? { cost: connector.cost } : {}),
-      models: connector ? tierModels(pool, connector) : unknownConnectorModels(pool),
-      pacingWindow,
-      hasFiveHourWindow: connector?.hasFiveHourWindow ?? false,
-      meter,
-      spendRates: spendRates as SpendRates,
-      ...(pool.reserves === undefined ? {} : { reserves: activeReserves(pool.reserves) }),
-      inflight,
-      runs: runs.map(
-        (run): RunSample => ({
-          poolId: run.poolId,
-          tier: run.tier,
-          startedAt: run.startedAt,
-          endedAt: run.endedAt,
-          stalled: run.stalled,
-          outcome: run.outcome,
-        }),
-      ),
-    });
-  }
+      return {
+        id: pool.id,
+        label: runtime.label(pool.id),
+        connectorId: pool.connector,
+        providerFamily: connector?.providerFamily ?? pool.connector,
+        credentialGroup: connector
+          ? poolCredentialGroup(connector, detail.account)
+          : `${pool.connector}:${detail.account}`,
+        enabled: pool.enabled,
+        // A pool whose connector is missing is described as able to run anything, so that the
+        // exclusion routeTask adds for it is what the reason line names (not "no lane analyze").
+        lanes: pool.lanes ?? connector?.lanes ?? LANES,
+        capabilities: pool.capabilities ?? connector?.capabilities ?? [],
+        ...(connector ? { cost: connector.cost } : {}),
+        models: connector ? tierModels(pool, connector) : unknownConnectorModels(pool),
+        pacingWindow,
+        hasFiveHourWindow: connector?.hasFiveHourWindow ?? false,
+        meter,
+        spendRates: spendRates as SpendRates,
+        ...(pool.reserves === undefined ? {} : { reserves: activeReserves(pool.reserves) }),
+        inflight,
+        runs: runs.map(
+          (run): RunSample => ({
+            poolId: run.poolId,
+            tier: run.tier,
+            startedAt: run.startedAt,
+            endedAt: run.endedAt,
+            stalled: run.stalled,
+            outcome: run.outcome,
+          }),
+        ),
+      };
+    }),
+  );
   return { now, pools, details };
 }
 
@@ -295,7 +300,11 @@ function tierModels(
     const profileFree = Object.values(connector.modelProfiles).some((list) =>
       list.some((p) => p.model === model && p.free),
     );
-    models[tier] = { model, free: profileFree || isFreeModelName(model), explicit: true };
+    models[tier] = {
+      model,
+      free: profileFree || isFreeModelName(model),
+      explicit: modelReachesCli(connector),
+    };
   }
   return models;
 }

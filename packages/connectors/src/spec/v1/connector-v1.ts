@@ -82,7 +82,10 @@ export type ConnectorV1 = {
    * Unsettled, hence `experimental_`.
    */
   experimental_meterForAccount?(account: string): ConnectorV1MeterSource;
-  /** Explicitly named free models are liveness-probed (PONG) before dispatch. */
+  /**
+   * Free models a tier names are liveness-probed (PONG) before dispatch unless this is false (a
+   * connector.json without `probe` probes); a rung on a CLI that takes no model is never probed.
+   */
   readonly probe: boolean;
   /**
    * Which output lines are progress and which are noise (see {@link ConnectorV1Activity}); absent:
