@@ -14,7 +14,7 @@ const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
 /**
- * routing.md's worked example: two Claude accounts, a Grok subscription, a Codex CLI with no usage
+ * the worked example of docs/routing.md: two Claude accounts, a Grok subscription, a Codex CLI with no usage
  * reader (disabled), read through file meters. The analyze task's medium tier has a model only on
  * grok and codex (the Claude pools hold none), so a dry run picks grok.
  */
@@ -52,7 +52,7 @@ function workedExampleHome(): string {
 }
 
 describe('bullswarm pools', () => {
-  it("prints routing.md's worked example lines, [cache] once the meters are cached", async () => {
+  it("prints the worked example of docs/routing.md lines, [cache] once the meters are cached", async () => {
     const home = workedExampleHome();
     const env = nowEnv(NOW);
     const first = await bullswarm(['pools'], { home, env });

@@ -70,7 +70,7 @@ export interface PacingContext {
 
 /**
  * The advice a manual reading needs, one line each (printed as warnings): a reading that leaves its
- * pool unpaced says what to add. Routing paces a pool on one window (routing.md, "Pace and
+ * pool unpaced says what to add. Routing paces a pool on one window (docs/routing.md, "Pace and
  * surplus"): without a share of that window, or without its reset, the pool's pace is unknown
  * (`bullswarm pools` prints `surplus=-`).
  * - the pacing window has no reset (and no subscription supplies one): add `--resets-at`;

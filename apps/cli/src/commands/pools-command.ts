@@ -20,7 +20,7 @@ import { parseKeyValue } from '../parse/parse-options';
 import { formatMeterErrorDetail, formatPoolLines } from '../pools/format-pool-line';
 
 /**
- * `bullswarm pools [--json]`: one line per pool (routing.md, "How the decision shows its work").
+ * `bullswarm pools [--json]`: one line per pool (docs/routing.md, "How the decision shows its work").
  * With `--debug`, a pool whose last meter poll failed gets one indented line under it with the
  * reader's full message (`  meter error: <file>: windows[0].resetsAt: …`); the pool line itself
  * keeps the short status. `--json` carries it as `meterErrorDetail` in every case.
@@ -171,7 +171,7 @@ export async function poolsAddCommand(
         flag: '<connector>[:<account>]',
       });
     }
-    // routing.md: a label is never another pool's id — nor may a new pool take an id that is a label.
+    // docs/routing.md: a label is never another pool's id — nor may a new pool take an id that is a label.
     const { labelOwner: ownerOf } = await import('@bullswarm/store');
     const labels = runtime.home.readLabels();
     const labelOwner = ownerOf(labels, id, id);
@@ -326,7 +326,7 @@ export interface PoolsLabelOptions {
 
 /**
  * `bullswarm pools label <pool> <label>`, `pools label --list [--json]`, `pools label <pool> --clear`
- * (routing.md, "Pool display labels": no spaces, never another pool's id; setting a pool's label
+ * (docs/routing.md, "Pool display labels": no spaces, never another pool's id; setting a pool's label
  * to its own id clears it).
  */
 export async function poolsLabelCommand(

@@ -63,7 +63,7 @@ export function formatReserves(reserves: WindowReserves): string | null {
 
 /**
  * `bullswarm pools reserve <pool> [--5h <pct>] [--weekly <pct>] [--monthly <pct>] [--clear] [--json]`:
- * keeps a share of a window for the person (routing.md, "Reserves"). Routing treats the window as
+ * keeps a share of a window for the person (docs/routing.md, "Reserves"). Routing treats the window as
  * spent at `100 − reserve` percent used; a pin may still use it. Without a window flag it prints
  * what the pool keeps; `--<window> 0` removes one window's reserve and `--clear` every one.
  *

@@ -123,7 +123,7 @@ export async function planRun(
 }
 
 /**
- * `--worker-pool` naming the caller is refused (routing.md, "The caller": the agent CLI that invoked
+ * `--worker-pool` naming the caller is refused (docs/routing.md, "The caller": the agent CLI that invoked
  * bullswarm is never a pool of its own run), before anything is opened or spawned.
  */
 async function refuseCallerPin(runtime: BullswarmRuntime, ref: string, poolId: string): Promise<void> {

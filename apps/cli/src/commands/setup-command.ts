@@ -26,7 +26,7 @@ export interface SetupCandidate {
   readonly exists: boolean;
   /**
    * The pool whose label equals this pool's id, or null. Such a pool is not created (a label is
-   * never another pool's id, routing.md); relabel that pool first and run setup again.
+   * never another pool's id, docs/routing.md); relabel that pool first and run setup again.
    */
   readonly labelOf: string | null;
 }

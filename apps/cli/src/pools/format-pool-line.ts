@@ -108,7 +108,7 @@ export function formatStateColumn(view: PoolView, colors: Colors = createColors(
 }
 
 /**
- * One line of `bullswarm pools` (routing.md, "How the decision shows its work"):
+ * One line of `bullswarm pools` (docs/routing.md, "How the decision shows its work"):
  *
  * `claude-code:acme cost=4 lanes=analyze/build/chore weekly used 30% elapsed 65.6% [cache] surplus=35.6 inflight=0 5h=15% (44% elapsed) ready`
  *

@@ -78,7 +78,7 @@ const PRECEDENCE: Record<FailureKind, number> = { quota: 3, auth: 2, throttle: 1
  *    or a `rate_limit_error` log line beside it; a dead credential outranks a throttle).
  *    `… (not your usage limit)` is always a throttle. An opencode `provider.rate-limit` that
  *    names a window (`weekly … limit`) is a quota.
- * 3. Per routing.md, a window phrase with no named reset is still `quota` (`resetsAt` absent).
+ * 3. Per docs/routing.md, a window phrase with no named reset is still `quota` (`resetsAt` absent).
  *    When the provider's terminal error (`result-error`) names no limit, earlier retry and
  *    reconnect notices are not matched: they did not end the run.
  * 4. Nothing matched: an exit code the connector maps (`exitCodes`, e.g. Gemini 41 → auth); else

@@ -9,7 +9,7 @@ import { prepareTask } from './task-setup';
 
 /**
  * Dispatches one task: routes it over the live pools, probes a free model the tier names, spawns
- * the pool's CLI (see {@link runAttempt}), and applies the failure consequences of routing.md for
+ * the pool's CLI (see {@link runAttempt}), and applies the failure consequences of docs/routing.md for
  * a workflow started by this version and for a single bullswarm run:
  *
  * - **usage limit** (`quota`; a limit notice, or the pool's meter showing a window full after a

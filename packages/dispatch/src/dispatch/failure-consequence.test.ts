@@ -34,7 +34,7 @@ type Row = readonly [
 ];
 
 /**
- * Every failure rule of routing.md ("How failures are handled", for a workflow started by this
+ * Every failure rule of docs/routing.md ("How failures are handled", for a workflow started by this
  * version and for a single bullswarm run), one row each: outcome and context in, decision out.
  */
 const rules: readonly Row[] = [
@@ -187,7 +187,7 @@ const rules: readonly Row[] = [
   ],
 ];
 
-describe('decideFailure: the failure rules of routing.md', () => {
+describe('decideFailure: the failure rules of docs/routing.md', () => {
   it.each(rules)('%s', (_rule, outcome, context, decision) => {
     expect(decideFailure(outcome, { ...base, ...context })).toEqual(decision);
   });

@@ -71,7 +71,7 @@ export function needsMeterRead(kind: AttemptKind): boolean {
 }
 
 /**
- * The failure consequences of routing.md for a workflow started by this version and for a single
+ * The failure consequences of docs/routing.md for a workflow started by this version and for a single
  * bullswarm run, as one pure function: the attempt's outcome and the task's context in, the next
  * step out. dispatch-task.ts carries it out (marking, re-reading, sleeping, picking). Each rule is
  * a row of the table in failure-consequence.test.ts.

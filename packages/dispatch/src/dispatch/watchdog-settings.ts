@@ -1,7 +1,7 @@
 import { InvalidEnvironmentError } from '@bullswarm/store';
 import type { WatchdogSettings } from './dispatch-types';
 
-/** Overrides the silence clock of every worker, in seconds (routing.md, "Stall fallback"). */
+/** Overrides the silence clock of every worker, in seconds (docs/routing.md, "Stall fallback"). */
 export const WORKER_SILENCE_SEC = 'BULLSWARM_WORKER_SILENCE_SEC';
 /** The no-progress clock of build and chore workers, in seconds; `0` turns it off. */
 export const WORKER_NO_PROGRESS_SEC = 'BULLSWARM_WORKER_NO_PROGRESS_SEC';

@@ -43,7 +43,7 @@ function addHomeConnector(f: DispatchFixture, id: string, takesModel: boolean): 
   });
 }
 
-// routing.md, "Free-model liveness probe": free models are probed unless a connector opts out, and
+// docs/routing.md, "Free-model liveness probe": free models are probed unless a connector opts out, and
 // a rung that uses the CLI's own default model is never probed.
 describe('which free models are probed', () => {
   it('a third-party connector that says nothing about probing has its free model probed', async () => {

@@ -3,7 +3,7 @@ import type { BullswarmStore } from '@bullswarm/store';
 import { type AgentLaunchOptions, buildAgentLaunch } from '../attempt/agent-launch';
 import { runAgentProcess } from '../attempt/run-agent-process';
 
-/** The probe's prompt (routing.md, "Free-model liveness probe"). */
+/** The probe's prompt (docs/routing.md, "Free-model liveness probe"). */
 export const PROBE_PROMPT = 'Reply with exactly one word: PONG';
 
 /** Options of {@link probeFreeModel}. */

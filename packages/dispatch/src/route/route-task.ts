@@ -96,7 +96,7 @@ export function routeOverSnapshots(
   return { decision, snapshots, callers };
 }
 
-/** Why a pin on the caller is no pick (routing.md, "The caller"). */
+/** Why a pin on the caller is no pick (docs/routing.md, "The caller"). */
 export function callerProblem(caller: CallerPool): string {
   return `it is the caller (${caller.evidence}): the agent CLI that invoked bullswarm is never a pool of its own run`;
 }

@@ -87,7 +87,7 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
   const home = openHome({ ...(options.home === undefined ? {} : { home: options.home }), env });
   const state = home.readState();
   const fileLabels = home.readLabels();
-  // A label equal to another pool's id (routing.md, pool labels) is ignored, never fatal.
+  // A label equal to another pool's id (docs/routing.md, pool labels) is ignored, never fatal.
   const labelConflicts = findLabelConflicts(fileLabels, state);
   const labels = usableLabels(fileLabels, state);
   const userHome = options.userHome ?? homedir();

@@ -13,7 +13,7 @@ export interface CallerPool {
 
 /**
  * Which pools are the caller of this bullswarm process: the agent CLI that invoked bullswarm is
- * never a pool of its own run (routing.md, "The caller").
+ * never a pool of its own run (docs/routing.md, "The caller").
  *
  * 1. `BULLSWARM_POOL` names a known pool (bullswarm launched the calling agent): that pool.
  * 2. Otherwise, for each connector whose caller marker (`callerEnv`, e.g. `CLAUDECODE`) is set: the

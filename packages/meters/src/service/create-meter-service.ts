@@ -106,7 +106,7 @@ const RESET_MATCH_MS = 10 * 60_000;
  *    limit marked after it was set (see below) lays its full window over it until the reset.
  * 2. Source `none` (or `manual` with nothing set) → `unmetered`, unless a usage limit with a
  *    known reset was marked: then the meter cannot be read, so the pool counts as full until that
- *    reset (routing.md) — status `stale`, the full window, `meterError` `usage limit` and
+ *    reset (docs/routing.md) — status `stale`, the full window, `meterError` `usage limit` and
  *    `meterHoldUntil` the reset.
  * 3. Unless forced (`force`, or the cache's `forceReread` flag set by `markUsageLimit`):
  *    - inside a back-off hold (a failed poll, `now < meterHoldUntil`) → the held reading with

@@ -26,7 +26,7 @@ function pick(pools: readonly PoolSnapshot[], task: RouteTask = analyze, setting
   return chooseRoute({ pools, task, now: NOW, settings });
 }
 
-describe('routing.md worked examples', () => {
+describe('docs/routing.md worked examples', () => {
   it('(a) a weekly pool at +30 beats a monthly pool at +5', () => {
     const weekly = makePool('weekly', { windows: [meterWindow('weekly', 40, 70)] });
     const monthly = makePool('monthly', {

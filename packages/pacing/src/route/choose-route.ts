@@ -51,7 +51,7 @@ export interface ChooseRouteInput {
 }
 
 /**
- * Picks the pool a task goes to, and says why in one line (routing.md, "The order decisions are
+ * Picks the pool a task goes to, and says why in one line (docs/routing.md, "The order decisions are
  * made"). Pure and deterministic: the same input gives the same decision, whatever the order of
  * `pools`; ties go to the lexicographically smaller pool id.
  *

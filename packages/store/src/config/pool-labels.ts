@@ -33,7 +33,7 @@ export function updateLabels(
 
 /**
  * A label of a configured pool that equals the id of another configured pool: a hand edit (or a
- * path that missed the rule) broke "a label is never another pool's id" (routing.md).
+ * path that missed the rule) broke "a label is never another pool's id" (docs/routing.md).
  */
 export interface LabelConflict {
   /** The pool whose label it is. */
@@ -122,7 +122,7 @@ function knownPools(state: StateFile, labels: PoolLabelsFile): KnownPool[] {
 }
 
 /**
- * Check a label against the rules (routing.md, "Pool display labels"): not empty, no whitespace
+ * Check a label against the rules (docs/routing.md, "Pool display labels"): not empty, no whitespace
  * or control characters, not another pool's id, and not already another pool's label.
  * @throws InvalidLabelError naming the broken rule.
  */

@@ -12,7 +12,7 @@ const marker = Symbol.for(errorKey);
  */
 export type InvalidLabelReason = 'empty' | 'whitespace' | 'equals-pool-id' | 'duplicate';
 
-/** A pool display label breaks the label rules (routing.md, "Pool display labels"). */
+/** A pool display label breaks the label rules (docs/routing.md, "Pool display labels"). */
 export class InvalidLabelError extends BullswarmError {
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for(key) in isInstance
   private readonly [marker] = true;

@@ -36,7 +36,7 @@ const useAvoid = z
   })
   .describe('A hard filter applied before quota pacing');
 
-/** A step's `route`: hard filters before pacing (see routing.md "Placing a review"). */
+/** A step's `route`: hard filters before pacing (docs/workflows.md, "Verification"). */
 export const stepRouteSchema = z
   .strictObject({
     providers: useAvoid.optional().describe('Provider families (accounts of one provider are one family)'),
