@@ -105,7 +105,11 @@ describe('connectorConformanceChecks', () => {
     const connector = await builtin('claude-code');
     const { signIn: _signIn, ...three } = claudeSamples;
     expect(
-      await failures({ connector, samples: three as unknown as ConnectorConformanceOptions['samples'], now: NOW }),
+      await failures({
+        connector,
+        samples: three as unknown as ConnectorConformanceOptions['samples'],
+        now: NOW,
+      }),
     ).toEqual(['samples: at least one sign-in sample: samples.signIn is missing: add a captured one']);
   });
 
