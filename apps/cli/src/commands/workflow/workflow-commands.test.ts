@@ -621,7 +621,8 @@ describe.runIf(runTmuxTests())('bullswarm workflow goal on a terminal (tmux)', (
     );
     const socket = `bullswarm-cli-test-${process.pid}-${Date.now()}`;
     const tmux = (...args: string[]) => execFileSync(TMUX, ['-L', socket, ...args], { encoding: 'utf8' });
-    tmux('new-session', '-d', '-x', '90', '-y', '30', '-s', 'view', `sh ${script}`);
+    // Wide enough for the report line's whole path (the test run's TMPDIR makes it long).
+    tmux('new-session', '-d', '-x', '160', '-y', '30', '-s', 'view', `sh ${script}`);
     try {
       let pane = '';
       for (let i = 0; i < 3000 && !pane.includes('__DONE__'); i++) {
