@@ -125,7 +125,7 @@ describe('bullswarm doctor', () => {
 
     const json = JSON.parse((await bullswarm(['doctor', '--json'], { home: dir, env })).stdout);
     expect(json.ok).toBe(false);
-    expect(json.timeoutSec).toBe(10);
+    expect(json.timeoutSec).toBe(15);
     const byId = Object.fromEntries(json.pools.map((pool: { id: string }) => [pool.id, pool]));
     expect(byId.codex).toMatchObject({
       status: 'cannot-run',

@@ -11,7 +11,7 @@ const DOCTOR_KILL_GRACE_MS = 1_000;
  * `bullswarm doctor [--json]`: for each pool, the CLI found (path, version, inside the connector's
  * checked range or not), signed in or not where the CLI can tell without a network call, the meter
  * source readable, and the last run's verdict (see `diagnosePools`). Every command it runs (a
- * `--version`, a sign-in status) is bounded by `BULLSWARM_DOCTOR_TIMEOUT_SEC` (default 10 s) and
+ * `--version`, a sign-in status) is bounded by `BULLSWARM_DOCTOR_TIMEOUT_SEC` (default 15 s; Gemini CLI 0.61 needs about 3.5 s of CPU to print its version) and
  * runs in the pool's account environment, without the caller's agent markers. Exit 1 when a pool
  * cannot run (or there is none), 0 when every pool can.
  */

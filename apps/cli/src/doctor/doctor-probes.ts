@@ -11,7 +11,7 @@ import { InvalidEnvironmentError } from '@bullswarm/store';
 /** Overrides how long doctor waits for each command it runs (`--version`, a sign-in status), seconds. */
 export const DOCTOR_TIMEOUT_SEC = 'BULLSWARM_DOCTOR_TIMEOUT_SEC';
 /** The default of {@link DOCTOR_TIMEOUT_SEC}: a CLI that has not answered by then is reported, not waited for. */
-export const DEFAULT_DOCTOR_TIMEOUT_SEC = 10;
+export const DEFAULT_DOCTOR_TIMEOUT_SEC = 15;
 
 /**
  * The bound of every command doctor runs, in seconds: `BULLSWARM_DOCTOR_TIMEOUT_SEC` (a positive
@@ -27,7 +27,7 @@ export function doctorTimeoutSec(env: Readonly<Record<string, string | undefined
     throw new InvalidEnvironmentError({
       variable: DOCTOR_TIMEOUT_SEC,
       value: raw,
-      expected: 'a positive number of seconds up to 600, such as 10',
+      expected: 'a positive number of seconds up to 600, such as 15',
     });
   }
   return value;
