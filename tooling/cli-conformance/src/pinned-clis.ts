@@ -17,7 +17,7 @@ export interface PinnedCli {
   readonly bin: string;
   /**
    * More `bullswarm run` arguments. opencode runs at `--effort high`: its lower tiers are free
-   * models, probed before a run (routing.md), and the suite wants the run itself.
+   * models, probed before a run (docs/routing.md), and the suite wants the run itself.
    */
   readonly runArgs: readonly string[];
 }
