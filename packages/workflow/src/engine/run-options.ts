@@ -1,5 +1,4 @@
 import type { BullswarmRuntime } from '@bullswarm/dispatch';
-import type { WorkflowProgram } from '../program/workflow-program';
 import type { WorkflowReport } from '../state/build-report';
 import type { RunPaths } from '../state/run-paths';
 import type { RunState } from '../state/run-state';
@@ -36,11 +35,4 @@ export interface WorkflowRunResult {
   readonly exitCode: 0 | 1;
 }
 
-/** The file `program.json` of a run: the program as run. */
-export interface ProgramRecord {
-  readonly recordVersion: 1;
-  readonly program: WorkflowProgram;
-  readonly inputs: Readonly<Record<string, unknown>>;
-  readonly programFile?: string;
-  readonly cwd: string;
-}
+export type { ProgramRecord } from '../state/program-record';

@@ -1,18 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from '@bullswarm/connectors/internal';
 import { type BullswarmRuntime, resolveWatchdogSettings } from '@bullswarm/dispatch';
 import { WorkflowError } from '../errors/workflow-error';
 import { MAX_CONCURRENCY } from '../program/program-schema';
 import type { WorkflowProgram } from '../program/workflow-program';
+import { initialRunState } from '../state/initial-state';
 import { assertNotViewOnly, type LoadedRun, loadRun } from '../state/load-run';
+import { readProgramRecord } from '../state/program-record';
 import { claimRun, type RunClaim } from '../state/run-owner';
 import { type RunPaths, runPaths } from '../state/run-paths';
-import { FINAL_STATUSES, type RunState, STATE_VERSION } from '../state/run-state';
-import { ENGINE_VERSION } from '../version';
+import { FINAL_STATUSES, type RunState } from '../state/run-state';
 import { resolveInputs } from './resolve-inputs';
 import type { ProgramRecord, WorkflowRunOptions, WorkflowRunResult } from './run-options';
+
+export { readProgramRecord };
+
 import { runRedactor } from './run-redactor';
 import { stepDependants } from './step-scheduler';
 import { resetStep } from './step-verdict';
@@ -140,31 +144,20 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
     inputs,
     ...(programFile === undefined ? {} : { programFile }),
     cwd,
+    options: { concurrency, ...(workerPool === undefined ? {} : { workerPool }) },
   };
   const redact = runRedactor(runtime);
   writeFileAtomic(paths.programPath, `${redact.text(JSON.stringify(record, null, 2))}\n`);
-  const created = Date.now();
-  const state: RunState = {
-    stateVersion: STATE_VERSION,
-    engineVersion: ENGINE_VERSION,
+  const state: RunState = initialRunState({
     runId,
-    ...(program.name === undefined ? {} : { name: program.name }),
+    program,
+    inputs,
     ...(programFile === undefined ? {} : { programFile }),
     cwd,
-    status: 'running',
-    createdAt: created,
-    updatedAt: created,
-    options: { concurrency, ...(workerPool === undefined ? {} : { workerPool }) },
-    inputs,
-    levels: program.levels.map((level) => [...level]),
-    lastEventSeq: 0,
-    steps: program.steps.map((step) => ({
-      id: step.id,
-      level: step.level,
-      fanOut: step.forEach !== undefined,
-      status: 'pending',
-    })),
-  };
+    createdAt: Date.now(),
+    concurrency,
+    ...(workerPool === undefined ? {} : { workerPool }),
+  });
   const claim = claimRun(runtime.requireStore(), runId);
   let runner: WorkflowRunner;
   try {
@@ -182,29 +175,6 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
     throw error;
   }
   return runner.run('start', claim);
-}
-
-/** Reads `program.json` of a run. */
-export function readProgramRecord(paths: RunPaths): ProgramRecord {
-  let record: ProgramRecord;
-  try {
-    record = JSON.parse(readFileSync(paths.programPath, 'utf8')) as ProgramRecord;
-  } catch (error) {
-    throw new WorkflowError({
-      kind: 'run-state-invalid',
-      filePath: paths.programPath,
-      message: `${paths.programPath} cannot be read (${(error as Error).message})`,
-      cause: error,
-    });
-  }
-  if (record?.recordVersion !== 1 || !Array.isArray(record.program?.steps) || !isAbsolute(record.cwd ?? '')) {
-    throw new WorkflowError({
-      kind: 'run-state-invalid',
-      filePath: paths.programPath,
-      message: `${paths.programPath}: expected a program record (recordVersion 1, program.steps, cwd)`,
-    });
-  }
-  return record;
 }
 
 /** A run claimed for driving, read after the claim. */

@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isRecordedProcessAlive, parseJsonText } from '@bullswarm/connectors/internal';
 import { WorkflowError } from '../errors/workflow-error';
 import { jsonPath } from '../program/json-path';
 import { ENGINE_VERSION } from '../version';
 import { readEvents } from './event-log';
+import { initialRunState } from './initial-state';
+import { readProgramRecord } from './program-record';
 import { RUN_ID_PATTERN, type RunPaths, runPaths } from './run-paths';
 import { countUnits, type RunCounts, type RunState, runStateSchema, STATE_VERSION } from './run-state';
 import type { WorkflowEvent } from './workflow-event';
@@ -19,6 +21,11 @@ export interface LoadedRun {
   readonly live: boolean;
   /** Events replayed from events.jsonl (newer than state.json). */
   readonly replayed: number;
+  /**
+   * state.json was missing and the state was rebuilt from program.json and events.jsonl (see
+   * {@link rebuildState}); the next drive writes it again.
+   */
+  readonly rebuilt: boolean;
 }
 
 /**
@@ -41,6 +48,7 @@ export function loadRun(workflowsDir: string, runId: string): LoadedRun {
     text = readFileSync(paths.statePath, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (existsSync(paths.runDir)) return rebuildState(paths, runId);
       throw new WorkflowError({
         kind: 'run-not-found',
         runId,
@@ -85,7 +93,56 @@ export function loadRun(workflowsDir: string, runId: string): LoadedRun {
   const events = readEvents(paths.eventsPath, state.lastEventSeq);
   replayEvents(state, events);
   const live = state.owner !== undefined && isRecordedProcessAlive(state.owner.pid, state.owner.startTime);
-  return { paths, state, viewOnly: state.engineVersion !== ENGINE_VERSION, live, replayed: events.length };
+  return {
+    paths,
+    state,
+    viewOnly: state.engineVersion !== ENGINE_VERSION,
+    live,
+    replayed: events.length,
+    rebuilt: false,
+  };
+}
+
+/**
+ * A run whose state.json is gone (deleted, or never written by a driver killed at its start) but
+ * whose folder remains: its state is rebuilt from `program.json` (the program, inputs and options as
+ * run) and every verdict in `events.jsonl` — what a resume needs; nothing verified runs again. When
+ * program.json is missing too, the error says exactly what is missing and what to do.
+ */
+export function rebuildState(paths: RunPaths, runId: string): LoadedRun {
+  if (!existsSync(paths.programPath)) {
+    const events = readEvents(paths.eventsPath);
+    const started = events.find((event) => event.type === 'run.started');
+    throw new WorkflowError({
+      kind: 'run-state-invalid',
+      runId,
+      filePath: paths.statePath,
+      message:
+        `run ${runId} cannot be read: ${paths.statePath} and ${paths.programPath} are both missing ` +
+        `(${events.length === 0 ? 'and it has no events' : `its ${events.length} events in ${paths.eventsPath} do not hold the program`}), ` +
+        `so it cannot be rebuilt or resumed; start the program again with \`bullswarm workflow goal <program>\`` +
+        `${started?.type === 'run.started' ? ` in ${started.cwd}` : ''}, and remove ${paths.runDir} when you no longer need its files`,
+    });
+  }
+  const record = readProgramRecord(paths);
+  const events = readEvents(paths.eventsPath);
+  const firstAt = events[0]?.at ?? statSync(paths.programPath).mtimeMs;
+  const state = initialRunState({
+    runId,
+    program: record.program,
+    inputs: record.inputs,
+    ...(record.programFile === undefined ? {} : { programFile: record.programFile }),
+    cwd: record.cwd,
+    createdAt: firstAt,
+    concurrency: record.options?.concurrency ?? record.program.settings.concurrency,
+    ...(record.options?.workerPool === undefined ? {} : { workerPool: record.options.workerPool }),
+  });
+  // Not driven now: interrupted unless the log says it finished (its run.finished is replayed).
+  state.status = 'interrupted';
+  replayEvents(state, events);
+  // Items come back in the order they finished; a run keeps them in discovery (slot) order.
+  for (const step of state.steps) step.items?.sort((a, b) => a.slot - b.slot);
+  return { paths, state, viewOnly: false, live: false, replayed: events.length, rebuilt: true };
 }
 
 /**
