@@ -21,6 +21,7 @@ export {
   type LeaseRefusal,
   LeaseRefusedError,
   NoAccountError,
+  type NoAccountOutcomeKind,
   PlanFileError,
   type RemoteRefusal,
   RemoteStateError,
@@ -88,10 +89,21 @@ export {
   type NoticeKind,
   type SendNoticeOptions,
 } from './notices/notice-box';
+export { createParkBook, type Park, type ParkBook } from './parks/park-book';
+export {
+  formatHorizon,
+  judgeNoAccount,
+  type NoAccountJudgement,
+  type NoAccountOutcome,
+  noAccountError,
+  parkWhenExhausted,
+  resumeAfterPark,
+} from './parks/park-when-exhausted';
 export {
   appendJournal,
   checkPlanTiers,
   contractDigest,
+  DEFAULT_PLAN_HORIZON,
   dependentsOf,
   formatPath,
   gateSchema,
@@ -106,8 +118,10 @@ export {
   type PlanLocation,
   type PlanRef,
   type PlanTask,
+  parseHorizon,
   parsePlanFile,
   planContractSchema,
+  planHorizonMs,
   planLabel,
   planLocation,
   planRecordPrefixes,

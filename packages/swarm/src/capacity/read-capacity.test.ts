@@ -12,8 +12,8 @@ import { readCapacity, resolvePool } from './read-capacity';
 
 const dirs = tempDirs();
 const runtimes: BullswarmRuntime[] = [];
-afterEach(() => {
-  for (const runtime of runtimes.splice(0)) runtime.close();
+afterEach(async () => {
+  for (const runtime of runtimes.splice(0)) await runtime.close();
   dirs.cleanup();
 });
 

@@ -267,7 +267,7 @@ export async function readCapacityMeter(
   const service =
     meters ??
     createMeterService({
-      store: runtime.requireStore(),
+      store: await runtime.requireStore(),
       clock: runtime.clock,
       env: runtime.env,
       userHome: runtime.userHome,

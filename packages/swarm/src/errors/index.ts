@@ -5,7 +5,7 @@ export { GitStateError } from './git-state-error';
 export { type HandoffMismatch, HandoffMismatchError } from './handoff-mismatch-error';
 export { LeadRecordError, type LeadRecordRefusal } from './lead-record-error';
 export { type LeaseRefusal, LeaseRefusedError } from './lease-refused-error';
-export { NoAccountError } from './no-account-error';
+export { NoAccountError, type NoAccountOutcomeKind } from './no-account-error';
 export { PlanFileError } from './plan-file-error';
 export { type RemoteRefusal, RemoteStateError } from './remote-state-error';
 export { type SecretFinding, SecretInPacketError } from './secret-in-packet-error';

@@ -1,6 +1,7 @@
 import { EscalationClassError } from '../errors/escalation-class-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { insertNotice } from '../notices/notice-box';
+import { openParkIn, resumeParkIn } from '../parks/park-book';
 import { appendJournal } from '../plans/journal';
 import { loadPlan, type PlanLocation, type PlanRef, planLabel } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
@@ -202,7 +203,7 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
       }
       if (options.relayedBy !== undefined) checkAddress(options.relayedBy, 'relayedBy');
       const now = context.clock();
-      const escalation = context.tx(() => {
+      const answered = context.tx(() => {
         const row = db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(options.id) as
           | EscalationRow
           | undefined;
@@ -229,10 +230,35 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
           now,
           row.id,
         );
-        return toEscalation(
-          db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(row.id) as EscalationRow,
-        );
+        // The answer to a park's C7 escalation lifts the park (the developer's answer resumes it).
+        const lifted =
+          openParkIn(db, plan)?.escalationId === row.id
+            ? resumeParkIn(db, plan, options.by ?? 'developer', now)
+            : undefined;
+        return {
+          escalation: toEscalation(
+            db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(row.id) as EscalationRow,
+          ),
+          lifted,
+        };
       });
+      const { escalation, lifted } = answered;
+      if (lifted) {
+        appendJournal(
+          plan.journalFile,
+          {
+            type: 'observation',
+            event: 'swarm.resumed',
+            plan: plan.id,
+            by: lifted.resumedBy,
+            park: lifted.id,
+            escalation: escalation.id,
+            why: 'the developer answered the capacity escalation',
+          },
+          now,
+          context.redact,
+        );
+      }
       appendJournal(
         plan.journalFile,
         {

@@ -1,9 +1,10 @@
 import type { BullswarmRuntime } from '@bullswarm/dispatch';
 import { resolvePool } from '../capacity/read-capacity';
-import { NoAccountError } from '../errors/no-account-error';
 import type { Lease } from '../leases/lease-book';
+import { noAccountError, parkWhenExhausted, resumeAfterPark } from '../parks/park-when-exhausted';
 import { type PickResult, pickAccount } from '../pick/pick-account';
 import { loadPlan, type PlanLocation } from '../plans/plan-location';
+import { planHorizonMs } from '../plans/plan-schema';
 import { checkAddress } from '../settings/agent-address';
 import type { SwarmEnv } from '../settings/swarm-env';
 import type { Swarm } from '../store/create-swarm';
@@ -40,6 +41,11 @@ export interface AssignedAccount {
  * adds it to the lead record's lanes (so it gets lead notices). Only the plan's current lead
  * assigns (a lead at a lower epoch gets a `FencingError`).
  *
+ * When none can take it now: a `NoAccountError` saying what the swarm does about it — wait for a
+ * lane's account or for a reset within the plan's horizon, or (none resets within it) the plan is
+ * parked with the soonest reset recorded and a C7 escalation sent once ({@link parkWhenExhausted}).
+ * A later assignment lifts the park.
+ *
  * @throws NoAccountError when no declared account can take the task now.
  */
 export async function assignAccount(
@@ -72,12 +78,16 @@ export async function assignAccount(
     ...(options.env === undefined ? {} : { env: options.env }),
   });
   if (!pick.best) {
-    throw new NoAccountError({
-      kind: pick.kind,
-      leftOut: pick.leftOut,
-      reason: pick.reason,
-      ...(pick.backAt === undefined ? {} : { backAt: pick.backAt }),
-    });
+    // Wait for a lease or a reset within the plan's horizon, or park the plan (C7, once).
+    throw noAccountError(
+      pick,
+      parkWhenExhausted(swarm, options.plan, {
+        pick,
+        horizonMs: planHorizonMs(planDoc),
+        by: owner,
+        task: options.task,
+      }),
+    );
   }
   const lease = swarm.leases.acquire({
     ...(planDoc.pools === undefined
@@ -91,5 +101,6 @@ export async function assignAccount(
   });
   swarm.agents.register({ address, poolId: pick.best.poolId, plan: options.plan });
   swarm.leads.claim(options.plan, { address: owner, lanes: [address] });
+  resumeAfterPark(swarm, options.plan, owner, pick.best.poolId);
   return { poolId: pick.best.poolId, lease, pick };
 }

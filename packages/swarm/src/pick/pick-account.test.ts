@@ -9,8 +9,8 @@ import { pickAccount } from './pick-account';
 
 const dirs = tempDirs();
 const runtimes: BullswarmRuntime[] = [];
-afterEach(() => {
-  for (const runtime of runtimes.splice(0)) runtime.close();
+afterEach(async () => {
+  for (const runtime of runtimes.splice(0)) await runtime.close();
   dirs.cleanup();
 });
 

@@ -68,6 +68,15 @@ export interface PickResult {
   /** The routing reason line of the pick. */
   readonly reason: string;
   readonly backAt: number | undefined;
+  /** Accounts left out because a lane holds them (they come back when it releases them). */
+  readonly held: readonly string[];
+  /**
+   * Accounts left out for lack of room — capacity critical, or spent / nearly spent for routing —
+   * each with when its binding window resets, when known.
+   */
+  readonly noRoom: readonly { readonly poolId: string; readonly resetsAt: number | undefined }[];
+  /** The soonest known reset among `noRoom`. */
+  readonly soonestReset: { readonly poolId: string; readonly at: number } | undefined;
 }
 
 /**
@@ -115,19 +124,24 @@ export async function pickAccount(
   if (ownerAgent?.poolId) ownPools.add(ownerAgent.poolId);
   if (env[BULLSWARM_AGENT] === options.owner && env[BULLSWARM_POOL]) ownPools.add(env[BULLSWARM_POOL]!);
   for (const poolId of ownPools) leaveOut(poolId, `the lead ${options.owner}'s own account`);
-  for (const lease of swarm.leases.list())
+  let held: string[] = [];
+  for (const lease of swarm.leases.list()) {
+    if (!leftOut.has(lease.poolId)) held.push(lease.poolId);
     leaveOut(lease.poolId, `leased to ${lease.holder} by ${lease.owner}`);
+  }
   if (options.plan?.pools !== undefined) {
     const declared = new Set(options.plan.pools.map((ref) => resolvePool(runtime, ref)));
     for (const pool of runtime.state.pools) {
       if (!declared.has(pool.id)) leaveOut(pool.id, `not declared by plan ${options.plan.id}`);
     }
+    held = held.filter((poolId) => declared.has(poolId));
   }
 
   const snapshots = await buildPoolSnapshots(runtime);
   const thresholds = capacityThresholds(env);
   const caps = parseCapacityCaps(env);
   const capacity = new Map<string, { verdict: CapacityVerdictKind; freePct: number | null }>();
+  const noRoom = new Map<string, number | undefined>();
   for (const pool of snapshots.pools) {
     const cap = capFor(runtime, pool.id, caps);
     const verdict = capacityVerdict({
@@ -139,7 +153,10 @@ export async function pickAccount(
       ...(cap === undefined ? {} : { capPct: cap.pct }),
     });
     capacity.set(pool.id, { verdict: verdict.verdict, freePct: verdict.freePct });
-    if (verdict.verdict === 'critical') leaveOut(pool.id, `capacity critical (${verdict.reason})`);
+    if (verdict.verdict === 'critical' && !leftOut.has(pool.id)) {
+      noRoom.set(pool.id, pool.meter.windows.find((w) => w.kind === verdict.bindingWindow)?.resetsAt);
+      leaveOut(pool.id, `capacity critical (${verdict.reason})`);
+    }
   }
 
   const lane = options.lane ?? 'build';
@@ -188,7 +205,22 @@ export async function pickAccount(
     }
   }
   for (const rejected of decision.rejected) {
-    if (!leftOut.has(rejected.poolId)) reasons.push({ poolId: rejected.poolId, reason: rejected.reason });
+    if (leftOut.has(rejected.poolId)) continue;
+    reasons.push({ poolId: rejected.poolId, reason: rejected.reason });
+    if (rejected.kind === 'spent' || rejected.kind === 'draining')
+      noRoom.set(rejected.poolId, rejected.backAt);
+  }
+  // Only accounts of the kind asked for come back for this work.
+  const ofKind = (poolId: string) => {
+    const pool = byId.get(poolId);
+    return kind === 'any' || pool?.connectorId === kind || pool?.providerFamily === kind;
+  };
+  held = held.filter(ofKind);
+  for (const poolId of [...noRoom.keys()]) if (!ofKind(poolId)) noRoom.delete(poolId);
+  let soonestReset: PickResult['soonestReset'];
+  for (const [poolId, at] of noRoom) {
+    if (at !== undefined && (soonestReset === undefined || at < soonestReset.at))
+      soonestReset = { poolId, at };
   }
   return {
     kind,
@@ -197,6 +229,9 @@ export async function pickAccount(
     leftOut: reasons,
     reason: decision.reason,
     backAt: decision.backAt,
+    held,
+    noRoom: [...noRoom].map(([poolId, resetsAt]) => ({ poolId, resetsAt })),
+    soonestReset,
   };
 }
 

@@ -13,6 +13,7 @@ export {
 } from './plan-location';
 export {
   contractDigest,
+  DEFAULT_PLAN_HORIZON,
   dependentsOf,
   gateSchema,
   PLAN_ID_PATTERN,
@@ -20,7 +21,9 @@ export {
   type PlanGate,
   type PlanInput,
   type PlanTask,
+  parseHorizon,
   planContractSchema,
+  planHorizonMs,
   planSchema,
   planTaskSchema,
 } from './plan-schema';

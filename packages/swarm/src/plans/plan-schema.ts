@@ -40,6 +40,20 @@ export const planTaskSchema = z.strictObject({
   long: z.boolean().optional(),
 });
 
+/** How far ahead a plan waits for an account to reset when none has room (default 24 h). */
+export const DEFAULT_PLAN_HORIZON = '24h';
+
+const HORIZON_PATTERN = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/;
+
+/** A horizon (`5h`, `90m`, `2d`, `1d12h`) in milliseconds; undefined when it is not one (or is zero). */
+export function parseHorizon(text: string): number | undefined {
+  const match = HORIZON_PATTERN.exec(text.trim());
+  if (match === null || text.trim() === '') return undefined;
+  const [d, h, m] = match.slice(1).map((part) => Number(part ?? 0));
+  const ms = (((d ?? 0) * 24 + (h ?? 0)) * 60 + (m ?? 0)) * 60_000;
+  return ms > 0 ? ms : undefined;
+}
+
 /** The contract: what the plan must achieve and what it is authorized to do. Extra keys are kept. */
 export const planContractSchema = z.looseObject({
   goal: z.string().min(1),
@@ -64,6 +78,17 @@ export const planSchema = z
      * pool of the home. Work never moves to an account outside this list.
      */
     pools: z.array(z.string().min(1)).optional(),
+    /**
+     * How far ahead the swarm waits for a declared account to reset when none has room (`5h`,
+     * `90m`, `2d`, `1d12h`; default {@link DEFAULT_PLAN_HORIZON}): past it the plan parks with the
+     * soonest reset recorded and a C7 escalation (capacity exhausted).
+     */
+    horizon: z
+      .string()
+      .refine((text) => parseHorizon(text) !== undefined, {
+        message: 'expected a duration such as 5h, 90m, 2d or 1d12h (more than zero)',
+      })
+      .optional(),
     tasks: z.array(planTaskSchema).min(1),
   })
   .superRefine((plan, ctx) => {
@@ -123,6 +148,11 @@ function findCycle(tasks: readonly { id: string; dependsOn: readonly string[] }[
     if (found) return found;
   }
   return undefined;
+}
+
+/** A plan's horizon in milliseconds (its `horizon`, else {@link DEFAULT_PLAN_HORIZON}). */
+export function planHorizonMs(plan: Pick<Plan, 'horizon'>): number {
+  return parseHorizon(plan.horizon ?? DEFAULT_PLAN_HORIZON)!;
 }
 
 /**

@@ -7,6 +7,7 @@ import { createHandoffBook, type HandoffBook } from '../handoff/handoff-book';
 import { createLeadBook, type LeadBook } from '../leads/lead-book';
 import { createLeaseBook, type LeaseBook } from '../leases/lease-book';
 import { createNoticeBox, type NoticeBox } from '../notices/notice-box';
+import { createParkBook, type ParkBook } from '../parks/park-book';
 import { resolveSwarmSettings, type SwarmEnv, type SwarmSettings } from '../settings/swarm-env';
 import { createTaskBook, type TaskBook } from '../tasks/task-book';
 import type { SwarmContext } from './swarm-context';
@@ -47,6 +48,8 @@ export interface Swarm {
   readonly tasks: TaskBook;
   readonly handoffs: HandoffBook;
   readonly escalations: EscalationBook;
+  /** Plans parked for lack of capacity (no account with room resets within the horizon). */
+  readonly parks: ParkBook;
 }
 
 /**
@@ -86,5 +89,6 @@ export function createSwarm(options: CreateSwarmOptions): Swarm {
     tasks: createTaskBook(context),
     handoffs: createHandoffBook(context),
     escalations: createEscalationBook(context),
+    parks: createParkBook(context),
   };
 }

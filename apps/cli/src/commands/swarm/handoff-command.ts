@@ -3,6 +3,7 @@ import { readJsonFile } from '@bullswarm/connectors/internal';
 import type { HandoffContent, HandoffItem, HandoffReason } from '@bullswarm/swarm';
 import { CliExit, CliUsageError } from '../../cli/cli-errors';
 import { type CommandContext, printJson } from '../../cli/command-context';
+import { leadPacketLines } from './lead-packet-lines';
 import { planOf, printLines, selfOf, withSwarm } from './swarm-command-support';
 
 /** Options of `bullswarm handoff write`. */
@@ -18,6 +19,8 @@ export interface HandoffWriteOptions {
   readonly next?: readonly string[];
   readonly ask?: readonly string[];
   readonly decision?: readonly string[];
+  readonly releaseOrder?: string;
+  readonly pendingMerge?: readonly string[];
   readonly cwd?: string;
   readonly as?: string;
   readonly notify?: boolean;
@@ -60,7 +63,7 @@ export async function handoffWriteCommand(
   context: CommandContext,
   options: HandoffWriteOptions,
 ): Promise<void> {
-  const { handoffContentSchema, readCapacity, writeHandoffPacket } = await import('@bullswarm/swarm');
+  const { git, handoffContentSchema, readCapacity, writeHandoffPacket } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm, runtime) => {
     const plan = await planOf(context, swarm, options.plan);
     const author = await selfOf(context, options.as);
@@ -69,7 +72,7 @@ export async function handoffWriteCommand(
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         throw new CliUsageError({
-          message: `--content ${options.content}: ${issue.path.join('.') || '(root)'}: ${issue.message} (fields: done, verified, notVerified, next, openAsks, decisions)`,
+          message: `--content ${options.content}: ${issue.path.join('.') || '(root)'}: ${issue.message} (fields: done, verified, notVerified, next, openAsks, decisions; for a lead packet lanes, releaseOrder, pendingMerges)`,
           flag: '--content',
         });
       }
@@ -84,6 +87,21 @@ export async function handoffWriteCommand(
         });
       return { to: value.slice(0, at), text: value.slice(at + 1) };
     });
+    const checkout = resolve(context.io.cwd, options.cwd ?? '.');
+    const merges = (options.pendingMerge ?? []).map((value) => {
+      const [branch, into, ...rest] = value.split(':');
+      if (!branch || into === '' || rest.length > 0) {
+        throw new CliUsageError({
+          message: `--pending-merge "${value}" is not valid: expected <branch> or <branch>:<into> (into defaults to the checkout's branch)`,
+          flag: '--pending-merge',
+        });
+      }
+      return { branch, into: into ?? git(checkout, ['symbolic-ref', '--quiet', '--short', 'HEAD']).trim() };
+    });
+    const releaseOrder =
+      options.releaseOrder === undefined
+        ? undefined
+        : options.releaseOrder.split(',').map((task) => task.trim());
     const content: HandoffContent = {
       done: [...(fromFile.done ?? []), ...(options.done ?? []).map(item)],
       verified: [...(fromFile.verified ?? []), ...(options.verified ?? []).map(item)],
@@ -94,6 +112,13 @@ export async function handoffWriteCommand(
         ...(fromFile.decisions ?? []),
         ...(options.decision ?? []).map((decision) => ({ decision })),
       ],
+      ...(fromFile.lanes === undefined ? {} : { lanes: fromFile.lanes }),
+      ...(releaseOrder === undefined && fromFile.releaseOrder === undefined
+        ? {}
+        : { releaseOrder: releaseOrder ?? fromFile.releaseOrder ?? [] }),
+      ...(merges.length === 0 && fromFile.pendingMerges === undefined
+        ? {}
+        : { pendingMerges: [...(fromFile.pendingMerges ?? []), ...merges] }),
     };
     const authorPool = context.io.env.BULLSWARM_POOL || undefined;
     const capacity =
@@ -101,7 +126,7 @@ export async function handoffWriteCommand(
     const written = writeHandoffPacket({
       swarm,
       plan,
-      checkout: resolve(context.io.cwd, options.cwd ?? '.'),
+      checkout,
       task: options.task,
       step: options.step,
       reason: options.reason as HandoffReason,
@@ -120,6 +145,7 @@ export async function handoffWriteCommand(
       printLines(context, [
         `handoff ${written.path}`,
         `${written.packet.task} step ${written.packet.step} (${written.packet.reason}) at ${written.packet.work.branch} ${written.packet.work.head.slice(0, 12)}, ${written.packet.work.uncommitted.length} uncommitted path(s)`,
+        ...leadPacketLines(written.packet),
         written.noticeId === undefined ? 'no lead notified' : `notified ${written.packet.lead?.address}`,
       ]);
     }
@@ -151,6 +177,9 @@ export async function handoffAcceptCommand(
         record: accepted.record,
         rerun: accepted.rerun,
         next: accepted.packet.next,
+        lanes: accepted.packet.lanes ?? null,
+        releaseOrder: accepted.packet.releaseOrder ?? null,
+        pendingMerges: accepted.packet.pendingMerges ?? null,
       });
       return;
     }
@@ -158,6 +187,7 @@ export async function handoffAcceptCommand(
       `accepted ${accepted.record.packetPath} as ${address}: task ${accepted.packet.task} is yours`,
       `re-run first (not verified): ${accepted.rerun.map((i) => i.what).join('; ') || '-'}`,
       `next: ${accepted.packet.next.join(' → ') || '-'}`,
+      ...leadPacketLines(accepted.packet),
     ]);
   });
 }
@@ -199,5 +229,50 @@ export async function handoffLaunchCommand(
       ]);
     }
     if (!launched.dispatch.ok) throw new CliExit(1);
+  });
+}
+
+/**
+ * `bullswarm handoff show <packet> [--json]`: a packet for people — plan, task, step, reason, where
+ * the work is, done / verified / not verified, next steps, open asks, decisions, and a lead
+ * packet's lane table, release order and pending merges — and its record (launched, accepted).
+ */
+export async function handoffShowCommand(
+  context: CommandContext,
+  packetPath: string,
+  options: { json?: boolean },
+): Promise<void> {
+  const { readHandoffPacket } = await import('@bullswarm/swarm');
+  await withSwarm(context, (swarm) => {
+    const path = resolve(context.io.cwd, packetPath);
+    const packet = readHandoffPacket(path);
+    const record = swarm.handoffs.get(path);
+    if (options.json) {
+      printJson(context, { path, packet, record: record ?? null });
+      return;
+    }
+    const items = (list: readonly { what: string; evidence: readonly string[] }[]) =>
+      list.map((i) => `${i.what}${i.evidence.length > 0 ? ` [${i.evidence.join(', ')}]` : ''}`).join('; ') ||
+      '-';
+    printLines(context, [
+      `packet ${path} (${packet.schema})`,
+      `plan ${packet.plan.id} (${packet.plan.repo}), task ${packet.task} step ${packet.step}, ${packet.reason}`,
+      `written ${packet.writtenAt} by ${packet.author.address}${packet.author.pool ? ` on ${packet.author.pool}` : ''}${packet.lead ? `, lead ${packet.lead.address} epoch ${packet.lead.epoch}` : ''}${packet.capacity ? `, ${packet.capacity.line}` : ''}`,
+      `work: ${packet.work.branch} ${packet.work.head.slice(0, 12)} in ${packet.work.checkout}${packet.work.pushed ? ', pushed' : ''}, ${packet.work.uncommitted.length} uncommitted path(s)`,
+      `done: ${items(packet.done)}`,
+      `verified: ${items(packet.verified)}`,
+      `not verified: ${items(packet.notVerified)}`,
+      `next: ${packet.next.join(' → ') || '-'}`,
+      ...(packet.openAsks.length > 0
+        ? [`open asks: ${packet.openAsks.map((a) => `${a.to}: ${a.text}`).join('; ')}`]
+        : []),
+      ...(packet.decisions.length > 0
+        ? [`decisions: ${packet.decisions.map((d) => d.decision).join('; ')}`]
+        : []),
+      ...leadPacketLines(packet),
+      record === undefined
+        ? 'not recorded in this home'
+        : `launched: ${record.successor ?? '-'}${record.successorPool ? ` on ${record.successorPool}` : ''}; accepted by ${record.acceptedBy ?? '-'}`,
+    ]);
   });
 }

@@ -1,6 +1,7 @@
 import type { LeadRecord, SuccessionCandidate } from '@bullswarm/swarm';
 import { CliExit } from '../../cli/cli-errors';
 import { type CommandContext, printJson } from '../../cli/command-context';
+import { leadPacketLines } from './lead-packet-lines';
 import { iso, parseInteger, planOf, printLines, selfOf, withSwarm } from './swarm-command-support';
 
 /**
@@ -51,20 +52,54 @@ export async function leadClaimCommand(context: CommandContext, options: LeadCla
   });
 }
 
-/** `bullswarm lead show --plan <P> [--json]`: the record and every change of it. */
+/**
+ * `bullswarm lead show --plan <P> [--json]`: the record and every change of it, the takeover
+ * order, and the newest lead packet's lane table, release order and pending merges.
+ */
 export async function leadShowCommand(
   context: CommandContext,
   options: { plan?: string; json?: boolean },
 ): Promise<void> {
+  const { readHandoffPacket } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);
     const record = swarm.leads.get(plan);
     const history = swarm.leads.history(plan);
+    const newest = swarm.handoffs
+      .list(plan)
+      .filter((h) => h.task === 'lead')
+      .at(-1);
+    let leadPacket:
+      | { path: string; packet?: ReturnType<typeof readHandoffPacket>; problem?: string }
+      | undefined;
+    if (newest !== undefined) {
+      try {
+        leadPacket = { path: newest.packetPath, packet: readHandoffPacket(newest.packetPath) };
+      } catch (error) {
+        leadPacket = { path: newest.packetPath, problem: (error as Error).message };
+      }
+    }
     // A released plan has no lead to take over from: it is claimed again, not taken over.
     const released = record?.releasedAt !== undefined;
     const effectiveSuccession = released ? [] : swarm.leads.effectiveSuccession(plan);
     if (options.json) {
-      printJson(context, { record: record ?? null, effectiveSuccession, history });
+      printJson(context, {
+        record: record ?? null,
+        effectiveSuccession,
+        history,
+        leadPacket:
+          leadPacket === undefined || newest === undefined
+            ? null
+            : {
+                path: leadPacket.path,
+                author: newest.author,
+                acceptedBy: newest.acceptedBy ?? null,
+                lanes: leadPacket.packet?.lanes ?? null,
+                releaseOrder: leadPacket.packet?.releaseOrder ?? null,
+                pendingMerges: leadPacket.packet?.pendingMerges ?? null,
+                ...(leadPacket.problem === undefined ? {} : { problem: leadPacket.problem }),
+              },
+      });
       return;
     }
     if (!record) {
@@ -82,6 +117,14 @@ export async function leadShowCommand(
         (e) =>
           `  ${iso(e.at)} ${e.kind} epoch ${e.epoch}${e.lead ? ` lead ${e.lead}` : ''}${e.reason ? ` (${e.reason})` : ''}`,
       ),
+      ...(leadPacket === undefined || newest === undefined
+        ? []
+        : [
+            `lead packet ${leadPacket.path} by ${newest.author}, accepted by ${newest.acceptedBy ?? '-'}`,
+            ...(leadPacket.packet === undefined
+              ? [`  (unreadable: ${leadPacket.problem})`]
+              : leadPacketLines(leadPacket.packet).map((line) => `  ${line}`)),
+          ]),
     ]);
   });
 }

@@ -18,7 +18,9 @@ export interface PickCommandOptions {
  * `bullswarm pick <kind> --owner <lead> [--exclude @<pool>]…`: the declared accounts ranked by
  * pacing for a kind of work (a connector id, a provider family, or `any`), leaving out accounts
  * leased to lanes and the owner's own. `--long`: accounts of known capacity first (a long task).
- * Prints the best first; exit 1 when none can take it.
+ * Prints the best first; exit 1 when none can take it — with `--plan`, saying whether to wait (for
+ * a lane's account, or a reset within the plan's horizon) or that the plan is parked (no reset
+ * within the horizon: the soonest reset recorded, a C7 escalation sent once).
  */
 export async function pickCommand(
   context: CommandContext,
@@ -31,15 +33,18 @@ export async function pickCommand(
       flag: '--lane',
     });
   }
-  const { checkAddress, loadPlan, NoAccountError, pickAccount } = await import('@bullswarm/swarm');
+  const { checkAddress, loadPlan, noAccountError, parkWhenExhausted, pickAccount, planHorizonMs } =
+    await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm, runtime) => {
     const owner = checkAddress(options.owner, '--owner');
-    const plan =
-      options.plan === undefined ? undefined : loadPlan(await planOf(context, swarm, options.plan));
+    const location = options.plan === undefined ? undefined : await planOf(context, swarm, options.plan);
+    const plan = location === undefined ? undefined : loadPlan(location);
     const pick = await pickAccount(runtime, swarm, {
       kind,
       owner,
-      ...(options.exclude === undefined ? {} : { exclude: options.exclude, excludeReason: 'excluded (--exclude)' }),
+      ...(options.exclude === undefined
+        ? {}
+        : { exclude: options.exclude, excludeReason: 'excluded (--exclude)' }),
       ...(options.long === true ? { long: true } : {}),
       ...(plan === undefined ? {} : { plan }),
       ...(options.lane === undefined ? {} : { lane: options.lane as Lane }),
@@ -74,12 +79,13 @@ export async function pickCommand(
       for (const out of pick.leftOut) context.io.err(`left out ${out.poolId}: ${out.reason}\n`);
     }
     if (!pick.best) {
-      throw new NoAccountError({
-        kind: pick.kind,
-        leftOut: pick.leftOut,
-        reason: pick.reason,
-        ...(pick.backAt === undefined ? {} : { backAt: pick.backAt }),
-      });
+      // With a plan: wait for a lease or a reset within its horizon, or park it (C7, once).
+      throw noAccountError(
+        pick,
+        location === undefined || plan === undefined
+          ? undefined
+          : parkWhenExhausted(swarm, location, { pick, horizonMs: planHorizonMs(plan), by: owner }),
+      );
     }
   });
 }
