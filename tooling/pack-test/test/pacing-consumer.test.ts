@@ -96,7 +96,7 @@ describe('@bullswarm/pacing installed in a fresh npm project', () => {
     const typed = (imports: string) => `${imports}
 const task: RouteTask = { lane: 'analyze', tier: 'medium', kind: 'single-run' };
 const decide = (pools: PoolSnapshot[], now: number): RouteDecision => chooseRoute({ pools, task, now });
-const pick: string | undefined = decide([], 0).poolId;
+const pick: string | null = decide([], 0).poolId;
 // @ts-expect-error: a task needs a lane (if the types were missing or any, this line would not error)
 chooseRoute({ pools: [], task: { tier: 'medium', kind: 'single-run' }, now: 0 });
 // @ts-expect-error: the lane is one of LANES

@@ -55,6 +55,7 @@ export async function run(
     env: options.env ?? cleanEnv(),
     extendEnv: false,
     reject: false,
+    stripFinalNewline: false,
     timeout: options.timeoutMs ?? 10 * 60_000,
     ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
   });
