@@ -528,7 +528,7 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
     expect(f.runtime.requireStore().ledger.list()).toEqual([]);
   });
 
-  it("a pool's own command (pools add --command) runs instead of the connector's; a missing one is a process failure naming it", async () => {
+  it("a pool's own command (pools add --command) runs instead of the connector's; a missing one is unavailable, naming it", async () => {
     const f = await createDispatchFixture([{ account: 'a', windows: weekly(10) }]);
     const marker = join(f.out, '..', 'wrapper-ran');
     const wrapper = join(f.out, '..', 'my-agent.sh');
@@ -555,9 +555,9 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
 
     const missing = join(f.out, '..', 'no-such-agent');
     const failed = await withCommand(missing);
-    expect(failed).toMatchObject({ ok: false, kind: 'process', poolId: 'sim:a' });
-    expect(failed.why).toContain(`spawn failed: `);
-    expect(failed.why).toContain(`${missing} ENOENT`);
+    // Never spawned (issue 10): a pool whose CLI is not there is unavailable, not a crash to retry.
+    expect(failed).toMatchObject({ ok: false, kind: 'unavailable', poolId: null, attempts: [] });
+    expect(failed.why).toBe(`no eligible pool: sim:a ${missing} does not exist`);
   });
 
   it.each([
