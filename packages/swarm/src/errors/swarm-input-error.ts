@@ -34,7 +34,7 @@ export class SwarmInputError extends BullswarmError {
   /**
    * The message of an input error on `name`: `<name> "<received>" is not valid: expected …`, or
    * `<name> is missing: expected …` — what the error says, with the field spelt as the caller
-   * spells it (the CLI passes a flag such as `--succession`).
+   * spells it (the CLI passes the flag it spells the field with).
    */
   static describe(name: string, expected: string, received: string | undefined): string {
     return `${name}${received === undefined ? ' is missing' : ` ${JSON.stringify(received)} is not valid`}: expected ${expected}`;
