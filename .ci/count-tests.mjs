@@ -1,5 +1,5 @@
 // Totals the tests over every workspace package from the vitest JSON reports (the turbo `test`
-// task's, and tooling/cli-conformance's from `pnpm test:clis`)
+// task's, tooling/pack-test's from `pnpm test:pack` and tooling/cli-conformance's from `pnpm test:clis`)
 // (`test-results/vitest.json`, written by each package's vitest config) and prints one line:
 // "N passed, N failed". A package whose tests should have run but left no report counts as a
 // failure, so a run that silently executed nothing cannot look green.
@@ -20,8 +20,9 @@ for (const group of ['packages', 'apps', 'examples', 'tooling']) {
     const pkgJson = path.join(pkgDir, 'package.json');
     if (!existsSync(pkgJson)) continue;
     const pkg = JSON.parse(readFileSync(pkgJson, 'utf8'));
-    // `test:clis` (tooling/cli-conformance) is its own step of .ci/run, outside the turbo `test` task.
-    if (!pkg.scripts?.test && !pkg.scripts?.['test:clis']) continue;
+    // `test:pack` (tooling/pack-test) and `test:clis` (tooling/cli-conformance) are their own steps
+    // of .ci/run, outside the turbo `test` task.
+    if (!pkg.scripts?.test && !pkg.scripts?.['test:pack'] && !pkg.scripts?.['test:clis']) continue;
     const report = path.join(pkgDir, 'test-results', 'vitest.json');
     if (!existsSync(report)) {
       missing.push(pkg.name);
