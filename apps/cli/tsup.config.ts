@@ -208,7 +208,8 @@ async function writeBuiltinManifests(): Promise<void> {
  */
 const FULL_ONLY_MODULES = [
   /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:run|demo|setup|dashboard|mcp)-command\.ts$/,
-  /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:swarm|workflow)[\\/](?!register-)[^\\/]+\.ts$/,
+  // Their registrars and the option tuples the registrars share (swarm-options.ts) define help.
+  /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:swarm|workflow)[\\/](?!register-|swarm-options\.ts$)[^\\/]+\.ts$/,
   /[\\/]packages[\\/](?:workflow|swarm|dispatch|dashboard|mcp)[\\/]src[\\/]index\.ts$/,
 ];
 
