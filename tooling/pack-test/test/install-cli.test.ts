@@ -160,9 +160,27 @@ describe('a connector package from bullswarm connectors init, outside the reposi
     expectOk(await run('npm', ['run', 'build'], { cwd: pkg }));
     expect(existsSync(join(pkg, 'dist', 'index.js'))).toBe(true);
     expect(existsSync(join(pkg, 'dist', 'index.d.ts'))).toBe(true);
-    const tests = expectOk(await run('npm', ['test'], { cwd: pkg }));
-    expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
-    expect(tests.stdout).toContain('outcome: sign-in sample 1 is auth');
+    expectOk(await run('npm', ['test'], { cwd: pkg }));
+    // Its own vitest report: every test passed, the conformance checks among them.
+    const report = JSON.parse(readFileSync(join(pkg, 'test-results', 'vitest.json'), 'utf8')) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      testResults: { assertionResults: { title: string; status: string }[] }[];
+    };
+    expect(report.numFailedTests).toBe(0);
+    const passed = report.testResults.flatMap((file) =>
+      file.assertionResults.filter((test) => test.status === 'passed').map((test) => test.title),
+    );
+    expect(passed).toEqual(
+      expect.arrayContaining([
+        'manifest: a valid connector-v1',
+        'package: loads as `bullswarm connectors add` loads it',
+        'outcome: success sample 1 is ok',
+        'outcome: usage-limit sample 1 is quota',
+        'outcome: throttle sample 1 is throttle',
+        'outcome: sign-in sample 1 is auth',
+      ]),
+    );
   });
 
   it('is added to a home and a task is routed through it to the agent CLI', async () => {
