@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerSwarmCommands } from '../commands/swarm/register-swarm-commands';
 import { registerWorkflowCommands } from '../commands/workflow/register-workflow-commands';
 import { examples } from '../output/help-examples';
+import { checkSettings } from './check-settings';
 import type { CliIo } from './cli-io';
 import { type CommandContext, createCommandContext, type GlobalOptions } from './command-context';
 import type { RegistrarSetup } from './command-registrar';
@@ -78,6 +79,13 @@ export function buildProgram(io: CliIo, options: BuildProgramOptions = {}): Comm
       'after',
       '\nExit codes: 0 success, 1 the task failed or hit a limit, 2 usage error or bad input.\n',
     );
+
+  // Every BULLSWARM_* setting is checked once before any command acts (check-settings.ts).
+  program.hook('preAction', (_program, action) => {
+    let top = action;
+    while (top.parent !== null && top.parent !== program) top = top.parent;
+    return checkSettings(io.env, top.name());
+  });
 
   const setup: RegistrarSetup = { io, contextOf, runCli: options.runCli, json: options.json };
   for (const [, register] of OWN_COMMAND_REGISTRARS) register(program, setup);
