@@ -30,6 +30,7 @@ export {
   type RouteTask,
   type RunSample,
   type SpendRates,
+  type TaskPin,
   type TaskRoute,
   type TierModel,
   WINDOW_KINDS,

@@ -159,8 +159,24 @@ export interface TaskRoute {
   readonly independentOf?: readonly { readonly step: string; readonly providerFamilies: readonly string[] }[];
 }
 
-/** Where a pin came from; it is printed in the reason line. */
-export type PinSource = '--worker-pool' | 'step restart' | 'gate retry';
+/**
+ * Who pinned a task to one pool: the `operator` (a front end's pin option, e.g. the CLI's
+ * `run --worker-pool`), a `step-restart` naming a pool, or a `gate-retry` (the same pool again).
+ * The reason line says it: `pinned to <pool> (<shownAs>)`, `(step restart)`, `(the same pool (gate retry))`.
+ */
+export type PinSource = 'operator' | 'step-restart' | 'gate-retry';
+
+/** A task's pin: the pool, who pinned it, and how the reason line names an operator's pin. */
+export interface TaskPin {
+  readonly poolId: string;
+  readonly source: PinSource;
+  /**
+   * How the reason line names an operator's pin — the front end's own word for its pin option
+   * (the CLI passes `--worker-pool`, the MCP tools `pool`): `pinned to codex (--worker-pool)`.
+   * Default `operator`; not used for the other sources.
+   */
+  readonly shownAs?: string;
+}
 
 /** A unit of work to place. */
 export interface RouteTask {
@@ -168,7 +184,7 @@ export interface RouteTask {
   readonly tier: EffortTier;
   readonly capabilities?: readonly string[];
   readonly route?: TaskRoute;
-  readonly pin?: { readonly poolId: string; readonly source: PinSource };
+  readonly pin?: TaskPin;
   /** Pools left out of this pick, with why (an auth failure's credential group, a failed probe, the caller). */
   readonly excludedPools?: readonly { readonly poolId: string; readonly reason: string }[];
   /**

@@ -31,7 +31,6 @@ export {
   clearLabel,
   findLabelConflicts,
   type LabelConflict,
-  labelConflictWarning,
   labelOwner,
   listLabels,
   type PoolLabelRow,

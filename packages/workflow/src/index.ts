@@ -44,6 +44,7 @@ export {
   WorkflowError,
   type WorkflowErrorKind,
   type WorkflowErrorOptions,
+  type WorkflowOptionProblem,
 } from './errors';
 export {
   checkOutputSchema,

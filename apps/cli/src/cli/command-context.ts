@@ -162,7 +162,7 @@ async function warnLabelConflicts(
   conflicts: readonly LabelConflict[],
 ): Promise<void> {
   if (conflicts.length === 0) return;
-  const { labelConflictWarning } = await import('@bullswarm/store');
+  const { labelConflictWarning } = await import('./label-conflict-warning');
   for (const conflict of conflicts) {
     context.io.err(`${context.errColors.yellow('warning')}: ${labelConflictWarning(home, conflict)}\n`);
   }

@@ -170,7 +170,11 @@ export async function runCommand(
     const pin =
       plan.workerPool === undefined
         ? undefined
-        : { poolId: runtime.home.resolvePoolRef(plan.workerPool), source: '--worker-pool' as const };
+        : {
+            poolId: runtime.home.resolvePoolRef(plan.workerPool),
+            source: 'operator' as const,
+            shownAs: '--worker-pool',
+          };
     if (pin !== undefined) await refuseCallerPin(runtime, plan.workerPool!, pin.poolId);
     if (plan.whenReady !== undefined) {
       const task: RouteTask = {

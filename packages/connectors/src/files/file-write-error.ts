@@ -13,7 +13,7 @@ function explain(path: string, code: string | undefined, cause: unknown): string
     case 'EDQUOT':
       return `cannot write ${path}: no space left on its disk (${code}); what was written before is kept: free some space, then run the command again`;
     case 'EROFS':
-      return `cannot write ${path}: its file system is read-only (EROFS); use a writable home (--home or BULLSWARM_HOME) or remount it read-write`;
+      return `cannot write ${path}: its file system is read-only (EROFS); use a writable home (BULLSWARM_HOME, or the home the command is given) or remount it read-write`;
     case 'EACCES':
     case 'EPERM':
       return `cannot write ${path}: permission denied (${code}); bullswarm must be able to write its home: check the owner and mode of ${dirname(path)}`;

@@ -52,7 +52,7 @@ async function notFreeForBackoff(
   const check = (
     await routeTask(
       runtime,
-      { ...task, pin: { poolId, source: '--worker-pool' }, excludedPools: [] },
+      { ...task, pin: { poolId, source: 'operator' }, excludedPools: [] },
       { poolIds: [poolId] },
     )
   ).decision;

@@ -486,13 +486,13 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
     ]);
     const pinned = await dispatchTask(
       f.runtime,
-      f.request({ pin: { poolId: 'bee', source: '--worker-pool' } }),
+      f.request({ pin: { poolId: 'bee', source: 'operator', shownAs: '--worker-pool' } }),
     );
     expect(pinned).toMatchObject({ ok: true, poolId: 'sim:b' });
     expect(pinned.reason).toBe('pinned to bee (--worker-pool) · surplus 10');
     const error = await dispatchTask(
       f.runtime,
-      f.request({ pin: { poolId: 'nope', source: '--worker-pool' } }),
+      f.request({ pin: { poolId: 'nope', source: 'operator', shownAs: '--worker-pool' } }),
     ).catch((e: unknown) => e);
     expect(DispatchError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ reason: 'unknown-pool', field: 'request.pin.poolId', received: 'nope' });
@@ -504,7 +504,7 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
       { account: 'a', windows: weekly(10) },
       { account: 'b', connector: 'gone' },
     ]);
-    const pin = { poolId: 'gone:b', source: '--worker-pool' } as const;
+    const pin = { poolId: 'gone:b', source: 'operator', shownAs: '--worker-pool' } as const;
     const result = await dispatchTask(f.runtime, f.request({ pin }));
     expect(result).toMatchObject({
       ok: false,

@@ -1,4 +1,4 @@
-import type { EffortTier, Lane, PinSource, RouteDecision, RouteTask, TaskRoute } from '@bullswarm/pacing';
+import type { EffortTier, Lane, RouteDecision, RouteTask, TaskPin, TaskRoute } from '@bullswarm/pacing';
 
 /**
  * How an attempt or a dispatched task ended.
@@ -52,7 +52,8 @@ export interface DispatchRequest {
   /** Where the attempt files go (created if missing). */
   readonly outputDir: string;
   readonly route?: TaskRoute;
-  readonly pin?: { readonly poolId: string; readonly source: PinSource };
+  /** Pin the task to one pool (`poolId`: an id or a label), see pacing's `TaskPin`. */
+  readonly pin?: TaskPin;
   /** Pools left out from the first pick (with why); more are added by the retry rules. */
   readonly excludedPools?: RouteTask['excludedPools'];
   readonly kind: RouteTask['kind'];

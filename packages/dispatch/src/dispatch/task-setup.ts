@@ -54,7 +54,7 @@ export function prepareTask(
     kind: request.kind,
     ...(request.capabilities === undefined ? {} : { capabilities: request.capabilities }),
     ...(request.route === undefined ? {} : { route: request.route }),
-    ...(pinnedPoolId === undefined ? {} : { pin: { poolId: pinnedPoolId, source: request.pin!.source } }),
+    ...(pinnedPoolId === undefined ? {} : { pin: { ...request.pin!, poolId: pinnedPoolId } }),
   };
   return {
     runtime,

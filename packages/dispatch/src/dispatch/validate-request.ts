@@ -7,7 +7,7 @@ import { DispatchError } from '../errors/dispatch-error';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import type { DispatchRequest } from './dispatch-types';
 
-const PIN_SOURCES = ['--worker-pool', 'step restart', 'gate retry'] as const;
+const PIN_SOURCES = ['operator', 'step-restart', 'gate-retry'] as const;
 
 function invalid(field: string, expected: string, received: unknown): DispatchError {
   return new DispatchError({ reason: 'invalid-request', field, expected, received });

@@ -91,7 +91,7 @@ describe('the free-model liveness probe', () => {
 
   it('a pinned pool whose probe fails comes back at once with its reason (no second pick, no loop)', async () => {
     const f = await createDispatchFixture(pools('probe-404'));
-    const pin = { poolId: 'sim:f', source: '--worker-pool' as const };
+    const pin = { poolId: 'sim:f', source: 'operator' as const, shownAs: '--worker-pool' };
     const first = await dispatchTask(f.runtime, f.request({ lane: 'chore', pin }));
     expect(first).toMatchObject({
       ok: false,
@@ -131,7 +131,11 @@ describe('the free-model liveness probe', () => {
     abort.abort();
     const result = await dispatchTask(
       f.runtime,
-      f.request({ lane: 'chore', pin: { poolId: 'sim:f', source: '--worker-pool' }, signal: abort.signal }),
+      f.request({
+        lane: 'chore',
+        pin: { poolId: 'sim:f', source: 'operator', shownAs: '--worker-pool' },
+        signal: abort.signal,
+      }),
     );
     expect(result).toMatchObject({ ok: false, kind: 'canceled', why: 'canceled' });
     expect(probes(f.events)).toEqual([]);

@@ -89,7 +89,7 @@ describe('routeTask over a real home', () => {
         lane: 'analyze',
         tier: 'medium',
         kind: 'single-run',
-        pin: { poolId: 'sim:a', source: '--worker-pool' },
+        pin: { poolId: 'sim:a', source: 'operator', shownAs: '--worker-pool' },
       });
       expect(decision.poolId).toBeNull();
       expect(decision.noPoolKind).toBe('unavailable');

@@ -124,7 +124,7 @@ export function pinnedUnusable(
   return {
     poolId: null,
     model: null,
-    reason: `pinned to ${runtime.label(pin.poolId)} (${formatPinSource(pin.source)}): ${problem}`,
+    reason: `pinned to ${runtime.label(pin.poolId)} (${formatPinSource(pin)}): ${problem}`,
     candidates: [],
     rejected,
     noPoolKind: 'unavailable',

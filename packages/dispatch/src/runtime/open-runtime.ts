@@ -57,7 +57,7 @@ export interface BullswarmRuntime {
   readonly labels: PoolLabelsFile;
   /**
    * Labels of pool-labels.json ignored because they equal another configured pool's id. They never
-   * stop a command; the CLI names each on stderr (`labelConflictWarning` of `@bullswarm/store`).
+   * stop a command; the CLI names each on stderr (its `labelConflictWarning`).
    */
   readonly labelConflicts: readonly LabelConflict[];
   readonly connectors: ReadonlyMap<string, ConnectorV1>;

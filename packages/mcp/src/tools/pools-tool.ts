@@ -14,7 +14,7 @@ export function registerPoolsTool(server: McpServer, ctx: ToolContext): void {
     {
       title: 'bullswarm pools',
       description:
-        'Every pool (agent CLI + account) bullswarm routes to: pace (surplus of the pacing window), meter windows, state (ready, expiring-soon, near-5h-limit, burst-gated, disabled, unavailable), in-flight count and label. The same rows as `bullswarm pools --json`.',
+        'Every pool (agent CLI + account) bullswarm routes to: pace (surplus of the pacing window), meter windows, state (ready, expiring-soon, near-5h-limit, burst-gated, disabled, unavailable), in-flight count and label. The same rows as the JSON of `bullswarm pools`.',
       inputSchema: {},
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },

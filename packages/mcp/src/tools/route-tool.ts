@@ -17,7 +17,7 @@ export function registerRouteTool(server: McpServer, ctx: ToolContext): void {
     {
       title: 'bullswarm route (dry run)',
       description:
-        'Which pool would take a task now, and why: the reason line, the forecast, every candidate row in preference order and each rejected pool with its reason. Spawns nothing. The same object as `bullswarm run --dry-run --json`.',
+        'Which pool would take a task now, and why: the reason line, the forecast, every candidate row in preference order and each rejected pool with its reason. Spawns nothing. The same object as the JSON of a dry `bullswarm run`.',
       inputSchema: taskShape,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },

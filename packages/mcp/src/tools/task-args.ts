@@ -18,6 +18,9 @@ const useAvoid = (what: string) =>
     .strict()
     .optional();
 
+/** How reason lines name a pin set by the `pool` argument of these tools. */
+export const POOL_ARGUMENT = 'pool';
+
 /**
  * The arguments that describe a task to route, shared by `route` and `run`. Lane and effort are
  * plain strings here and checked by dispatch's task rules (`checkLane`, `checkKnownTier`), so a bad
@@ -32,7 +35,7 @@ export const taskShape = {
   pool: z
     .string()
     .optional()
-    .describe('pin the task to one pool (id or label), as `bullswarm run --worker-pool`'),
+    .describe('pin the task to one pool (id or label); its reason line says `pinned to <pool> (pool)`'),
   providers: useAvoid('provider families (e.g. anthropic, openai)').describe(
     'route filter: provider families to use or avoid (a hard filter before pacing)',
   ),
@@ -67,7 +70,11 @@ export function checkTask(runtime: BullswarmRuntime, args: TaskArgs): CheckedTas
   const pin =
     args.pool === undefined
       ? undefined
-      : { poolId: runtime.home.resolvePoolRef(args.pool), source: '--worker-pool' as const };
+      : {
+          poolId: runtime.home.resolvePoolRef(args.pool),
+          source: 'operator' as const,
+          shownAs: POOL_ARGUMENT,
+        };
   const route = checkRoute(runtime, args);
   return { lane, tier, ...(pin ? { pin } : {}), ...(route ? { route } : {}) };
 }

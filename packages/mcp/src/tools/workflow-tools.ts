@@ -14,6 +14,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../mcp-options';
 import { jsonResult, toolError, usageError } from '../tool-result';
+import { POOL_ARGUMENT } from './task-args';
 
 type Drive = (options: Omit<WorkflowRunOptions, 'runtime'>) => Promise<WorkflowRunResult>;
 
@@ -36,6 +37,7 @@ function driveInBackground(
       ...(ctx.options.checkOutputSchemaCommand
         ? { checkOutputSchemaCommand: ctx.options.checkOutputSchemaCommand }
         : {}),
+      pinShownAs: POOL_ARGUMENT,
       signal: ctx.shutdown,
       onEvent: (_event, state) => {
         if (started) return;
@@ -130,7 +132,7 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
     {
       title: 'bullswarm workflow status',
       description:
-        "A workflow run's state: its outcome, each step's status, verdict, pool and output. The same object as `bullswarm workflow show --json`.",
+        "A workflow run's state: its outcome, each step's status, verdict, pool and output. The same object as the JSON of `bullswarm workflow show`.",
       inputSchema: { runId: z.string().describe('the run id (wf-…), as workflow_start returned it') },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

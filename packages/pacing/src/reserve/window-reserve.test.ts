@@ -175,7 +175,10 @@ describe('a pin may use the reserve', () => {
   const other = makePool('other', { windows: [meterWindow('weekly', 10, 50)] });
 
   it('a pinned pool inside its reserve is picked, and the reason says it uses the reserve', () => {
-    const decision = pick([kept, other], { ...analyze, pin: { poolId: 'kept', source: '--worker-pool' } });
+    const decision = pick([kept, other], {
+      ...analyze,
+      pin: { poolId: 'kept', source: 'operator', shownAs: '--worker-pool' },
+    });
     expect(decision.poolId).toBe('kept');
     expect(decision.reason).toBe(
       'pinned to kept (--worker-pool) · surplus -10.9, 5h used 10% · uses its 15% weekly reserve (pinned)' +
@@ -185,13 +188,16 @@ describe('a pin may use the reserve', () => {
 
   it('a pinned pool outside its reserve says nothing about it', () => {
     const fresh = { ...kept, meter: { status: 'live' as const, windows: [meterWindow('weekly', 50, 95)] } };
-    const decision = pick([fresh], { ...analyze, pin: { poolId: 'kept', source: 'step restart' } });
+    const decision = pick([fresh], { ...analyze, pin: { poolId: 'kept', source: 'step-restart' } });
     expect(decision.reason).not.toContain('reserve');
   });
 
   it('a pinned pool at 100% is still refused', () => {
     const full = { ...kept, meter: { status: 'live' as const, windows: [meterWindow('weekly', 100, 95)] } };
-    const decision = pick([full], { ...analyze, pin: { poolId: 'kept', source: '--worker-pool' } });
+    const decision = pick([full], {
+      ...analyze,
+      pin: { poolId: 'kept', source: 'operator', shownAs: '--worker-pool' },
+    });
     expect(decision.poolId).toBeNull();
     expect(decision.reason).toMatch(/^pinned to kept \(--worker-pool\): at its weekly limit until /);
   });

@@ -128,7 +128,7 @@ const taskArb: fc.Arbitrary<RouteTask> = fc.record(
     capabilities: fc.subarray(['web', 'mcp'], { maxLength: 1 }),
     pin: fc.record({
       poolId: fc.constantFrom(...IDS, 'unknown-pool'),
-      source: fc.constantFrom('--worker-pool' as const, 'step restart' as const, 'gate retry' as const),
+      source: fc.constantFrom('operator' as const, 'step-restart' as const, 'gate-retry' as const),
     }),
     excludedPools: fc.array(
       fc.record({ poolId: fc.constantFrom(...IDS), reason: fc.constant('probe: 404') }),

@@ -526,11 +526,18 @@ describe('pins', () => {
   const grok = makePool('grok', { windows: [meterWindow('weekly', 10, 80)] });
 
   it.each([
-    ['--worker-pool', 'pinned to codex (--worker-pool) · surplus 12.3, 5h used 44%'],
-    ['gate retry', 'pinned to codex (the same pool (gate retry)) · surplus 12.3, 5h used 44%'],
-    ['step restart', 'pinned to codex (step restart) · surplus 12.3, 5h used 44%'],
-  ] as const)('a %s pin says so', (source, reason) => {
-    const decision = pick([grok, codex], { ...analyze, pin: { poolId: 'codex', source } });
+    [
+      { source: 'operator', shownAs: '--worker-pool' },
+      'pinned to codex (--worker-pool) · surplus 12.3, 5h used 44%',
+    ],
+    [{ source: 'operator' }, 'pinned to codex (operator) · surplus 12.3, 5h used 44%'],
+    [{ source: 'gate-retry' }, 'pinned to codex (the same pool (gate retry)) · surplus 12.3, 5h used 44%'],
+    [
+      { source: 'step-restart', shownAs: 'ignored' },
+      'pinned to codex (step restart) · surplus 12.3, 5h used 44%',
+    ],
+  ] as const)('a %o pin says so', (how, reason) => {
+    const decision = pick([grok, codex], { ...analyze, pin: { poolId: 'codex', ...how } });
     expect(decision.poolId).toBe('codex');
     expect(decision.reason).toBe(reason);
     expect(decision.candidates.map((row) => row.poolId)).toEqual(['codex']);
@@ -539,12 +546,15 @@ describe('pins', () => {
 
   it('prints `-` for an unknown surplus and omits 5h without a reading', () => {
     const unmetered = makePool('answerer');
-    const decision = pick([unmetered], { ...analyze, pin: { poolId: 'answerer', source: '--worker-pool' } });
+    const decision = pick([unmetered], {
+      ...analyze,
+      pin: { poolId: 'answerer', source: 'operator', shownAs: '--worker-pool' },
+    });
     expect(decision.reason).toBe('pinned to answerer (--worker-pool) · surplus -');
   });
 
   it('a pin to an unknown pool picks nothing', () => {
-    const decision = pick([grok], { ...analyze, pin: { poolId: 'nope', source: 'step restart' } });
+    const decision = pick([grok], { ...analyze, pin: { poolId: 'nope', source: 'step-restart' } });
     expect(decision).toMatchObject({
       poolId: null,
       reason: 'pinned to nope (step restart): unknown pool',
@@ -559,7 +569,7 @@ describe('pins', () => {
       kind: 'workflow-step',
       route: { pools: { avoid: ['grok'] } },
       excludedPools: [{ poolId: 'grok', reason: 'probe: 404' }],
-      pin: { poolId: 'grok', source: '--worker-pool' },
+      pin: { poolId: 'grok', source: 'operator', shownAs: '--worker-pool' },
     });
     expect(decision.poolId).toBe('grok');
     expect(decision.reason).toBe(
@@ -570,7 +580,7 @@ describe('pins', () => {
 
   it('a pin must still pass the hard checks: a spent pinned pool comes back as quota', () => {
     const spent = makePool('grok', { windows: [windowResetting('weekly', 100, 90)] });
-    const decision = pick([spent, codex], { ...analyze, pin: { poolId: 'grok', source: 'gate retry' } });
+    const decision = pick([spent, codex], { ...analyze, pin: { poolId: 'grok', source: 'gate-retry' } });
     expect(decision).toMatchObject({
       poolId: null,
       reason: `pinned to grok (the same pool (gate retry)): at its weekly limit until ${formatTime(NOW + 90 * MINUTE)}`,
@@ -586,7 +596,7 @@ describe('pins', () => {
   it('a disabled pinned pool is unavailable', () => {
     const decision = pick([makePool('grok', { enabled: false })], {
       ...analyze,
-      pin: { poolId: 'grok', source: '--worker-pool' },
+      pin: { poolId: 'grok', source: 'operator', shownAs: '--worker-pool' },
     });
     expect(decision).toMatchObject({
       poolId: null,
@@ -763,7 +773,7 @@ describe('assignments, routes and exclusions', () => {
 });
 
 describe('bad input', () => {
-  const pinA = { poolId: 'a', source: '--worker-pool' } as const;
+  const pinA = { poolId: 'a', source: 'operator', shownAs: '--worker-pool' } as const;
   it.each([
     [{ now: Number.NaN }, 'now'],
     [{ task: { ...analyze, lane: 'review' } }, 'task.lane'],

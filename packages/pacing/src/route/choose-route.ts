@@ -250,7 +250,7 @@ function choosePinned(
   penaltyPct: number,
 ): RouteDecision {
   const pin = task.pin!;
-  const source = formatPinSource(pin.source);
+  const source = formatPinSource(pin);
   const rejected: PoolRejection[] = [];
   const seen = new Set<string>();
   let pinned: PoolSnapshot | undefined;
@@ -296,7 +296,7 @@ function choosePinned(
     poolId: chosen.poolId,
     model: chosen.model,
     reason: [
-      formatPinClause(chosen, pin.source),
+      formatPinClause(chosen, pin),
       ...reserveTrailer,
       ...commonTrailers(chosen, order.forecastOver, order.draining),
     ].join(' · '),

@@ -20,7 +20,7 @@ import {
   formatTime,
   windowLabel,
 } from '../format';
-import type { CandidateRow, EffortTier, PinSource, TaskRoute, WindowKind } from '../types';
+import type { CandidateRow, EffortTier, TaskPin, TaskRoute, WindowKind } from '../types';
 import { formatReserveClause } from './pool-eligibility';
 
 /** The most pools a list inside a pick's reason line names before `+<n> more`. */
@@ -35,9 +35,20 @@ function joinCapped<T>(items: readonly T[], render: (item: T) => string, separat
   return rest > 0 ? `${parts.join(separator)}${separator}+${rest} more` : parts.join(separator);
 }
 
-/** How a pin's source prints inside `pinned to <label> (<source>)`. */
-export function formatPinSource(source: PinSource): string {
-  return source === 'gate retry' ? 'the same pool (gate retry)' : source;
+/**
+ * How a pin's source prints inside `pinned to <label> (<source>)`: an operator's pin as the front
+ * end names it (`shownAs`, e.g. `--worker-pool`; default `operator`), `step restart`, and
+ * `the same pool (gate retry)`.
+ */
+export function formatPinSource(pin: Pick<TaskPin, 'source' | 'shownAs'>): string {
+  switch (pin.source) {
+    case 'gate-retry':
+      return 'the same pool (gate retry)';
+    case 'step-restart':
+      return 'step restart';
+    default:
+      return pin.shownAs ?? 'operator';
+  }
 }
 
 /**
@@ -46,10 +57,10 @@ export function formatPinSource(source: PinSource): string {
  */
 export function formatPinClause(
   row: Pick<CandidateRow, 'poolLabel' | 'pace' | 'fiveHourUsedPct'>,
-  source: PinSource,
+  pin: Pick<TaskPin, 'source' | 'shownAs'>,
 ): string {
   const fiveHour = row.fiveHourUsedPct === null ? '' : `, 5h used ${formatCompact(row.fiveHourUsedPct)}%`;
-  return `pinned to ${row.poolLabel} (${formatPinSource(source)}) · surplus ${formatSurplus(row.pace)}${fiveHour}`;
+  return `pinned to ${row.poolLabel} (${formatPinSource(pin)}) · surplus ${formatSurplus(row.pace)}${fiveHour}`;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 const METER_STATUSES = ['live', 'cache', 'stale', 'manual', 'unmetered'];
 
 const TASK_KINDS = ['single-run', 'workflow-step'];
-const PIN_SOURCES = ['--worker-pool', 'step restart', 'gate retry'];
+const PIN_SOURCES = ['operator', 'step-restart', 'gate-retry'];
 
 /**
  * Rejects input no decision can be made from, naming the field and what would be valid:
@@ -85,6 +85,12 @@ export function validateTaskAndSettings(
       fail('task.pin.source', PIN_SOURCES.join(', '), task.pin.source);
     }
   }
+    if (
+      task.pin.shownAs !== undefined &&
+      (typeof task.pin.shownAs !== 'string' || task.pin.shownAs.trim() === '')
+    ) {
+      fail('task.pin.shownAs', 'a non-empty string', task.pin.shownAs);
+    }
   const penalty = settings?.inflightPenaltyPct;
   if (penalty !== undefined && !(Number.isFinite(penalty) && penalty >= 0)) {
     fail(

@@ -10,7 +10,6 @@ import { useTempDirs } from '../test-support/temp-dir';
 import {
   clearLabel,
   findLabelConflicts,
-  labelConflictWarning,
   listLabels,
   poolLabel,
   readLabels,
@@ -203,11 +202,6 @@ describe('pool labels', () => {
         { poolId: 'sim:ahead', label: 'front', configured: true, equalsPoolId: null },
         { poolId: 'sim:behind', label: 'sim:ahead', configured: true, equalsPoolId: 'sim:ahead' },
       ]);
-      expect(labelConflictWarning(home, { poolId: 'sim:behind', label: 'sim:ahead' })).toBe(
-        `${homePaths(home).labelsPath}: labels.sim:behind: label "sim:ahead" equals the id of pool sim:ahead, ` +
-          "so it is ignored (sim:behind shows as its id; a label is never another pool's id): " +
-          'run `bullswarm pools label sim:behind --clear` or `bullswarm pools label sim:behind <other-label>`',
-      );
     });
 
     it('does not block other label changes, and is repaired by --clear or a new label', () => {

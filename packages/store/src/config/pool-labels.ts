@@ -70,19 +70,6 @@ export function usableLabels(labels: PoolLabelsFile, state: StateFile): PoolLabe
 }
 
 /**
- * The one warning line (no newline) a command prints on stderr for a {@link LabelConflict}: the
- * file, the field, that the label is ignored, and the commands that repair it.
- */
-export function labelConflictWarning(home: HomeRef, conflict: LabelConflict): string {
-  const { labelsPath } = toHomePaths(home);
-  return (
-    `${labelsPath}: labels.${conflict.poolId}: label "${conflict.label}" equals the id of pool ${conflict.label}, ` +
-    `so it is ignored (${conflict.poolId} shows as its id; a label is never another pool's id): ` +
-    `run \`bullswarm pools label ${conflict.poolId} --clear\` or \`bullswarm pools label ${conflict.poolId} <other-label>\``
-  );
-}
-
-/**
  * The pool whose label in the file is `label` (configured or not), other than `exceptPoolId`;
  * undefined when none. Labels are unique in a valid file, so there is at most one.
  */

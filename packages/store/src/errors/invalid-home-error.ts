@@ -13,14 +13,14 @@ export class InvalidHomeError extends BullswarmError {
   /** The home path at fault. */
   readonly home: string;
 
-  /** `hint`: what to do, when the default (give --home a directory) does not fit. */
+  /** `hint`: what to do, when the default (point the home at a directory) does not fit. */
   constructor({ home, problem, hint }: { home: string; problem: string; hint?: string }) {
     super({
       name: 'InvalidHomeError',
       fault: 'input',
       message: `the bullswarm home ${home} ${problem}: ${
         hint ??
-        'give --home (or BULLSWARM_HOME) a directory, or a path that does not exist yet (it is created on the first write)'
+        'point the home (BULLSWARM_HOME, or the home the command is given) at a directory, or at a path that does not exist yet (it is created on the first write)'
       }`,
     });
     this.home = home;

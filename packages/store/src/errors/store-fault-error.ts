@@ -31,7 +31,7 @@ function explain(dbPath: string, code: string, operation: string): { message: st
   }
   if (code.startsWith('SQLITE_READONLY')) {
     return {
-      message: `the bullswarm store ${dbPath} cannot be written ${at}: its file or its home is read-only; read-only commands (pools, assignments, workflow list/show) still work: for this one use a writable home (--home or BULLSWARM_HOME) or make it writable`,
+      message: `the bullswarm store ${dbPath} cannot be written ${at}: its file or its home is read-only; read-only commands (pools, assignments, workflow list/show) still work: for this one use a writable home (BULLSWARM_HOME, or the home the command is given) or make it writable`,
       input: true,
     };
   }
@@ -48,7 +48,7 @@ function explain(dbPath: string, code: string, operation: string): { message: st
     };
   }
   return {
-    message: `the bullswarm store ${dbPath} cannot be opened ${at}: check that its home exists and can be written (--home or BULLSWARM_HOME)`,
+    message: `the bullswarm store ${dbPath} cannot be opened ${at}: check that its home exists and can be written (BULLSWARM_HOME, or the home the command is given)`,
     input: true,
   };
 }

@@ -42,7 +42,7 @@ export function createHomeDir(dir: string): void {
     throw new InvalidHomeError({
       home: dir,
       problem: `cannot be created: ${reasonOf(dir, error)}`,
-      hint: 'choose a home you can write (--home or BULLSWARM_HOME)',
+      hint: 'choose a home you can write (BULLSWARM_HOME, or the home the command is given)',
     });
   }
 }

@@ -1,8 +1,8 @@
 import { type BullswarmRuntime, routeTask } from '@bullswarm/dispatch';
-import type { TaskRoute } from '@bullswarm/pacing';
-import { WorkflowError } from '../errors/workflow-error';
+import type { TaskPin, TaskRoute } from '@bullswarm/pacing';
 import type { WorkflowProgram, WorkflowStep } from '../program/workflow-program';
 import { resolveInputs } from './resolve-inputs';
+import { resolveWorkerPool } from './resolve-worker-pool';
 
 /** One step of a dry run: the pool it would get now, and why. */
 export interface PlannedStep {
@@ -25,8 +25,10 @@ export interface PlanWorkflowOptions {
   readonly runtime: BullswarmRuntime;
   readonly program: WorkflowProgram;
   readonly inputs?: Readonly<Record<string, string>>;
-  /** `--worker-pool` (id or label). */
+  /** Pin every step to this pool (id or label; the CLI's `--worker-pool`). */
   readonly workerPool?: string;
+  /** How the reason lines name that pin: the front end's word for its option (see pacing's `TaskPin`). */
+  readonly pinShownAs?: string;
 }
 
 /**
@@ -38,18 +40,14 @@ export interface PlanWorkflowOptions {
 export async function planWorkflow(options: PlanWorkflowOptions): Promise<PlannedStep[]> {
   const { runtime, program } = options;
   resolveInputs(program, options.inputs);
-  let pin: { poolId: string; source: '--worker-pool' } | undefined;
-  if (options.workerPool !== undefined) {
-    try {
-      pin = { poolId: runtime.home.resolvePoolRef(options.workerPool), source: '--worker-pool' };
-    } catch (error) {
-      throw new WorkflowError({
-        kind: 'bad-option',
-        message: `--worker-pool ${options.workerPool}: ${(error as Error).message}`,
-        cause: error,
-      });
-    }
-  }
+  const pin: TaskPin | undefined =
+    options.workerPool === undefined
+      ? undefined
+      : {
+          poolId: resolveWorkerPool(runtime, options.workerPool),
+          source: 'operator',
+          ...(options.pinShownAs === undefined ? {} : { shownAs: options.pinShownAs }),
+        };
   const planned: PlannedStep[] = [];
   for (const step of program.steps) {
     const notes: string[] = [];

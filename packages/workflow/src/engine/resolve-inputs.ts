@@ -2,7 +2,7 @@ import { WorkflowError } from '../errors/workflow-error';
 import type { WorkflowProgram } from '../program/workflow-program';
 
 /**
- * The run's input values: each `--input k=v` given (strings), else the declared default. An input
+ * The run's input values: each one given in `inputs` (strings), else the declared default. An input
  * the program does not declare is refused (`unknown-input`, naming the declared ones); a `required`
  * input with neither a value nor a default is refused (`missing-input`). An optional input without
  * either stays unset, and a template that reads it fails its step with "input <name> has no value".
@@ -14,11 +14,13 @@ export function resolveInputs(
   const declared = Object.keys(program.inputs);
   for (const name of Object.keys(given)) {
     if (!Object.hasOwn(program.inputs, name)) {
+      const problem =
+        `the program declares no input "${name}"` +
+        (declared.length > 0 ? ` (it declares ${declared.join(', ')})` : ' (it declares no inputs)');
       throw new WorkflowError({
         kind: 'unknown-input',
-        message:
-          `--input ${name}: the program declares no input "${name}"` +
-          (declared.length > 0 ? ` (it declares ${declared.join(', ')})` : ' (it declares no inputs)'),
+        message: `inputs.${name}: ${problem}`,
+        option: { name: 'inputs', value: name, problem },
       });
     }
   }
@@ -33,8 +35,9 @@ export function resolveInputs(
     throw new WorkflowError({
       kind: 'missing-input',
       message: `missing required input${missing.length > 1 ? 's' : ''}: ${missing
-        .map((name) => `--input ${name}=<value>`)
+        .map((name) => `inputs.${name}`)
         .join(', ')}`,
+      missingInputs: missing,
     });
   }
   return values;

@@ -23,6 +23,12 @@ export interface WorkflowRunOptions {
   readonly signal?: AbortSignal;
   /** Least time between two item-driven state.json writes, ms (default 250). */
   readonly stateWriteIntervalMs?: number;
+  /**
+   * How reason lines name the run's worker-pool pin: the front end's word for its option (the CLI
+   * passes `--worker-pool`, the MCP tools `pool`); default `operator`. Given at each start, resume
+   * and restart (it is presentation, not kept in the run's state).
+   */
+  readonly pinShownAs?: string;
 }
 
 /** The result of driving a run. */

@@ -1,4 +1,4 @@
-import type { EffortTier, Lane, PinSource, RouteDecision, TaskRoute } from '@bullswarm/pacing';
+import type { EffortTier, Lane, RouteDecision, TaskPin, TaskRoute } from '@bullswarm/pacing';
 
 /**
  * The part of `@bullswarm/dispatch`'s `DispatchRequest` the engine sends (structurally the same
@@ -13,7 +13,7 @@ export interface StepDispatchRequest {
   readonly addDirs?: readonly string[];
   readonly outputDir: string;
   readonly route?: TaskRoute;
-  readonly pin?: { readonly poolId: string; readonly source: PinSource };
+  readonly pin?: TaskPin;
   readonly kind: 'workflow-step';
   readonly retryAttempts?: number;
   readonly throttlePolicy?: 'backoff';

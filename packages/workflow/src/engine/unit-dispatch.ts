@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { TaskRoute } from '@bullswarm/pacing';
+import type { TaskPin, TaskRoute } from '@bullswarm/pacing';
 import type { WorkflowStep } from '../program/workflow-program';
 import { redactFilesUnder } from '../state/redact-files';
 import { unitCandidatesDir } from '../state/run-paths';
@@ -7,11 +7,8 @@ import type { AttemptRecord, UnitState } from '../state/run-state';
 import type { RunContext } from './run-context';
 import type { StepDispatchEvent, StepDispatcher, StepDispatchResult } from './step-dispatcher';
 
-/** The pool a unit's dispatch is pinned to, and why. */
-export interface UnitPin {
-  readonly poolId: string;
-  readonly source: '--worker-pool' | 'step restart' | 'gate retry';
-}
+/** The pool a unit's dispatch is pinned to, and why (pacing's `TaskPin`). */
+export type UnitPin = TaskPin;
 
 /** One dispatch of a unit: what it is asked and under which pin, purpose and retry budget. */
 export interface UnitDispatchHow {

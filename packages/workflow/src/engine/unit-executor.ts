@@ -147,7 +147,7 @@ export class UnitExecutor {
             unit.retriesUsed = def.retryAttempts - budget;
             this.markEngineRetry(unit, 'gate-retry', gate.why);
             kept = next.kept;
-            pin = { poolId: result.poolId, source: 'gate retry' };
+            pin = { poolId: result.poolId, source: 'gate-retry' };
             purpose = 'gate-retry';
             extra = gateRetryNote(gate.why, gate.tail);
             continue;
@@ -192,11 +192,16 @@ export class UnitExecutor {
     }
   }
 
-  /** The step's own pin: a step restart's pool, else the run's worker pool. */
+  /**
+   * The step's own pin: a step restart's pool, else the run's worker pool (an operator's pin,
+   * named in the reason lines as the front end driving the run names it: `pinShownAs`).
+   */
   private pinFor(st: StepState): UnitPin | undefined {
-    if (st.pin && st.pin.source !== 'gate retry') return { poolId: st.pin.poolId, source: st.pin.source };
+    if (st.pin && st.pin.source !== 'gate-retry') return { poolId: st.pin.poolId, source: st.pin.source };
     const pool = this.ctx.state.options.workerPool;
-    return pool === undefined ? undefined : { poolId: pool, source: '--worker-pool' };
+    if (pool === undefined) return undefined;
+    const shownAs = this.ctx.options.pinShownAs;
+    return { poolId: pool, source: 'operator', ...(shownAs === undefined ? {} : { shownAs }) };
   }
 
   private routeFor(def: WorkflowStep): TaskRoute | undefined {

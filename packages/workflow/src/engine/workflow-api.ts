@@ -13,6 +13,7 @@ import { claimRun, type RunClaim } from '../state/run-owner';
 import { type RunPaths, runPaths } from '../state/run-paths';
 import { FINAL_STATUSES, type RunState } from '../state/run-state';
 import { resolveInputs } from './resolve-inputs';
+import { resolveWorkerPool } from './resolve-worker-pool';
 import type { ProgramRecord, WorkflowRunOptions, WorkflowRunResult } from './run-options';
 
 export { readProgramRecord };
@@ -28,7 +29,7 @@ export interface StartWorkflowOptions extends WorkflowRunOptions {
   readonly program: WorkflowProgram;
   /** The program file it came from (recorded; prompts are already in `program`). */
   readonly programFile?: string;
-  /** `--input k=v` values; defaults fill the rest. */
+  /** Input values (the CLI's `--input k=v`); defaults fill the rest. */
   readonly inputs?: Readonly<Record<string, string>>;
   /** The work tree the steps run in (default the current directory). */
   readonly cwd?: string;
@@ -60,23 +61,13 @@ export function newRunId(): string {
   return id;
 }
 
-function resolvePool(runtime: BullswarmRuntime, ref: string, flag: string): string {
-  try {
-    return runtime.home.resolvePoolRef(ref);
-  } catch (error) {
-    throw new WorkflowError({
-      kind: 'bad-option',
-      message: `${flag} ${ref}: ${(error as Error).message}`,
-      cause: error,
-    });
-  }
-}
-
 function checkConcurrency(value: number): void {
   if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+    const problem = `expected a whole number from 1 to ${MAX_CONCURRENCY}`;
     throw new WorkflowError({
       kind: 'bad-option',
-      message: `--concurrency ${value}: expected a whole number from 1 to ${MAX_CONCURRENCY}`,
+      message: `concurrency ${value}: ${problem}`,
+      option: { name: 'concurrency', value: String(value), problem },
     });
   }
 }
@@ -113,13 +104,18 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
     isDirectory = false;
   }
   if (!isDirectory) {
-    throw new WorkflowError({ kind: 'bad-option', message: `--cwd ${cwd}: not an existing directory` });
+    const problem = 'not an existing directory';
+    throw new WorkflowError({
+      kind: 'bad-option',
+      message: `cwd ${cwd}: ${problem}`,
+      option: { name: 'cwd', value: cwd, problem },
+    });
   }
   const inputs = resolveInputs(program, options.inputs);
   const concurrency = options.concurrency ?? program.settings.concurrency;
   checkConcurrency(concurrency);
   const workerPool =
-    options.workerPool === undefined ? undefined : resolvePool(runtime, options.workerPool, '--worker-pool');
+    options.workerPool === undefined ? undefined : resolveWorkerPool(runtime, options.workerPool);
 
   const workflowsDir = runtime.home.workflowsDir;
   mkdirSync(workflowsDir, { recursive: true, mode: 0o700 });
@@ -329,10 +325,10 @@ export async function restartWorkflowStep(options: RestartWorkflowStepOptions): 
     const pool =
       options.workerPool === undefined
         ? undefined
-        : resolvePool(runtime, options.workerPool, '--worker-pool');
+        : resolveWorkerPool(runtime, options.workerPool);
     resetStep(target);
     if (pool === undefined) delete target.pin;
-    else target.pin = { poolId: pool, source: 'step restart' };
+    else target.pin = { poolId: pool, source: 'step-restart' };
     if (target.unit) target.unit.status = 'pending';
     for (const item of target.items ?? []) item.status = 'pending';
     selection = new Set<string>([target.id]);

@@ -4,4 +4,5 @@ export {
   WorkflowError,
   type WorkflowErrorKind,
   type WorkflowErrorOptions,
+  type WorkflowOptionProblem,
 } from './workflow-error';

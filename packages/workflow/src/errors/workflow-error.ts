@@ -7,7 +7,7 @@ const marker = Symbol.for(errorKey);
  * What went wrong around a workflow run (never a step's own failure, which is a verdict):
  * - `program-invalid`: the program file failed validation (see `problems`).
  * - `program-unreadable`: the program file (or a promptFile) could not be read or parsed.
- * - `missing-input` / `unknown-input`: `--input` does not fit the program's `inputs`.
+ * - `missing-input` / `unknown-input`: the `inputs` given do not fit the program's `inputs`.
  * - `run-not-found`: no run with that id in the home.
  * - `run-view-only`: the run was saved by a different engine version; show/watch only.
  * - `run-busy`: another live process is driving the run.
@@ -65,6 +65,19 @@ export type ProgramProblemKind =
   | 'missing-prompt-file'
   | 'bad-glob';
 
+/**
+ * The option of `startWorkflow`, `restartWorkflowStep` or `planWorkflow` an error is about, as the
+ * API names it, with the value given and what is wrong with it. A front end names its own option
+ * for it (the CLI: `workerPool` is `--worker-pool`, `inputs` is `--input`).
+ */
+export interface WorkflowOptionProblem {
+  readonly name: 'workerPool' | 'concurrency' | 'cwd' | 'inputs';
+  /** The value given (for `inputs`, the input's name); absent when it is a value that is missing. */
+  readonly value?: string;
+  /** What is wrong and what would be valid, without the option's name. */
+  readonly problem: string;
+}
+
 /** Options of {@link WorkflowError}. */
 export interface WorkflowErrorOptions {
   readonly kind: WorkflowErrorKind;
@@ -75,6 +88,10 @@ export interface WorkflowErrorOptions {
   readonly stepId?: string;
   /** Every problem of an invalid program. */
   readonly problems?: readonly ProgramProblem[];
+  /** `bad-option`, `unknown-input`: the option at fault. */
+  readonly option?: WorkflowOptionProblem;
+  /** `missing-input`: the required inputs that have neither a value nor a default. */
+  readonly missingInputs?: readonly string[];
   readonly cause?: unknown;
   /** Decides the CLI's exit code (default `failure`); see `BullswarmError`. */
   readonly fault?: 'input' | 'failure';
@@ -89,6 +106,8 @@ export class WorkflowError extends BullswarmError {
   readonly runId: string | undefined;
   readonly stepId: string | undefined;
   readonly problems: readonly ProgramProblem[];
+  readonly option: WorkflowOptionProblem | undefined;
+  readonly missingInputs: readonly string[];
 
   constructor(options: WorkflowErrorOptions) {
     super({
@@ -102,6 +121,8 @@ export class WorkflowError extends BullswarmError {
     this.runId = options.runId;
     this.stepId = options.stepId;
     this.problems = options.problems ?? [];
+    this.option = options.option;
+    this.missingInputs = options.missingInputs ?? [];
   }
 
   /** True for a usage/validation error (CLI exit 2) rather than a run problem. */

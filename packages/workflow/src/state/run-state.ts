@@ -146,9 +146,18 @@ export const stepStateSchema = z.object({
   items: z.array(itemStateSchema).optional(),
   /** The next slot number of a fan-out. */
   nextSlot: z.number().int().optional(),
-  /** A pin for the next run of this step (`workflow restart --worker-pool`). */
+  /**
+   * A pin for the next run of this step (a restart naming a pool: `step-restart`). Files written
+   * before the pin sources were domain values say `step restart`, read as `step-restart`.
+   */
   pin: z
-    .object({ poolId: z.string(), source: z.enum(['--worker-pool', 'step restart', 'gate retry']) })
+    .object({
+      poolId: z.string(),
+      source: z.union([
+        z.enum(['operator', 'step-restart', 'gate-retry']),
+        z.literal('step restart').transform(() => 'step-restart' as const),
+      ]),
+    })
     .optional(),
 });
 /** One step of a run. */

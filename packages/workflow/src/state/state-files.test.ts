@@ -141,6 +141,19 @@ describe('loadRun', () => {
     expect(loaded.state.updatedAt).toBe(at);
   });
 
+  it('reads a restart pin written before pin sources were domain values (step restart) as step-restart', () => {
+    const workflowsDir = temp();
+    const paths = runPaths(workflowsDir, 'wf-oldpin1');
+    mkdirSync(paths.runDir);
+    const state = baseState('wf-oldpin1', 0);
+    const old = { ...state, steps: [{ ...state.steps[0]!, pin: { poolId: 'sim:a', source: 'step restart' } }] };
+    writeFileSync(paths.statePath, JSON.stringify(old));
+    expect(loadRun(workflowsDir, 'wf-oldpin1').state.steps[0]?.pin).toEqual({
+      poolId: 'sim:a',
+      source: 'step-restart',
+    });
+  });
+
   it('a state.json that is not JSON is named with the line and column, its text never quoted', () => {
     const workflowsDir = temp();
     const paths = runPaths(workflowsDir, 'wf-broken2');

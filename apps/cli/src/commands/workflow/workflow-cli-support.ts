@@ -4,7 +4,9 @@ import type {
   LiveViewStream,
   ProgramProblem,
   RunState,
+  WorkflowError,
   WorkflowEvent,
+  WorkflowOptionProblem,
   WorkflowRunOptions,
   WorkflowRunResult,
 } from '@bullswarm/workflow';
@@ -29,11 +31,38 @@ const USAGE_KINDS = new Set([
   'run-busy',
 ]);
 
+/** The flag of `workflow goal` / `restart` that sets a pin, as reason lines name it. */
+export const WORKER_POOL_FLAG = '--worker-pool';
+
+/** The CLI's flag for each option of the workflow API (its errors name the API's option). */
+const OPTION_FLAGS: Readonly<Record<WorkflowOptionProblem['name'], string>> = {
+  workerPool: WORKER_POOL_FLAG,
+  concurrency: '--concurrency',
+  cwd: '--cwd',
+  inputs: '--input',
+};
+
+/** A WorkflowError's message in the CLI's words: the option it names is said as its flag. */
+function cliMessage(error: WorkflowError): string {
+  if (error.kind === 'missing-input' && error.missingInputs.length > 0) {
+    const s = error.missingInputs.length > 1 ? 's' : '';
+    return `missing required input${s}: ${error.missingInputs.map((name) => `--input ${name}=<value>`).join(', ')}`;
+  }
+  const option = error.option;
+  if (option === undefined) return error.message;
+  return `${OPTION_FLAGS[option.name]}${option.value === undefined ? '' : ` ${option.value}`}: ${option.problem}`;
+}
+
 /** Maps a WorkflowError of a usage kind to a CliUsageError (exit 2); anything else is rethrown as is. */
 export async function asCliError(error: unknown): Promise<unknown> {
   const { WorkflowError } = await import('@bullswarm/workflow');
   if (WorkflowError.isInstance(error) && USAGE_KINDS.has(error.kind)) {
-    return new CliUsageError({ message: error.message, cause: error });
+    const flag = error.option === undefined ? undefined : OPTION_FLAGS[error.option.name];
+    return new CliUsageError({
+      message: cliMessage(error),
+      cause: error,
+      ...(flag === undefined ? {} : { flag }),
+    });
   }
   return error;
 }
@@ -151,6 +180,7 @@ export async function driveRun(
     result = await withCliErrors(() =>
       drive({
         checkOutputSchemaCommand: checkOutputSchemaPrefix(),
+        pinShownAs: WORKER_POOL_FLAG,
         signal: abort.signal,
         onEvent: (event: WorkflowEvent, state: Readonly<RunState>) => {
           view?.update(state as RunState);

@@ -5,7 +5,13 @@ import { CliExit } from '../../cli/cli-errors';
 import { type CommandContext, openCliRuntime, printJson } from '../../cli/command-context';
 import { EXIT } from '../../cli/exit-codes';
 import { parseWholeNumber } from '../../parse/parse-options';
-import { driveRun, parseInputs, printProblems, withCliErrors } from './workflow-cli-support';
+import {
+  driveRun,
+  parseInputs,
+  printProblems,
+  WORKER_POOL_FLAG,
+  withCliErrors,
+} from './workflow-cli-support';
 
 /** Options of `bullswarm workflow goal`. */
 export interface WorkflowGoalOptions {
@@ -89,7 +95,9 @@ export async function workflowGoalCommand(
           runtime,
           program,
           inputs,
-          ...(options.workerPool === undefined ? {} : { workerPool: options.workerPool }),
+          ...(options.workerPool === undefined
+            ? {}
+            : { workerPool: options.workerPool, pinShownAs: WORKER_POOL_FLAG }),
         }),
       );
       printPlan(context, program, planned, options.json === true);
