@@ -5,17 +5,14 @@ import {
   type DispatchResult,
   dispatchTask,
 } from '@bullswarm/dispatch';
-import type { EffortTier, Lane, PinSource } from '@bullswarm/pacing';
+import type { EffortTier, Lane, TaskPin } from '@bullswarm/pacing';
 import { appendJournal } from '../plans/journal';
 import type { PlanLocation } from '../plans/plan-location';
 import { BULLSWARM_AGENT, BULLSWARM_PLAN } from '../settings/swarm-env';
 import type { Swarm } from '../store/create-swarm';
 
-/**
- * The pin source of a lane pinned to its leased account: pacing's operator pin (its `PinSource`
- * still spells it as the CLI flag; one constant here until pacing names it by its domain value).
- */
-const OPERATOR_PIN: PinSource = '--worker-pool';
+/** A lane is pinned to its leased account by the lead: an operator's pin, named `lease` in its reason line. */
+const LEASE_PIN: Pick<TaskPin, 'source' | 'shownAs'> = { source: 'operator', shownAs: 'lease' };
 
 /** Options of {@link runLaneWork}. */
 export interface RunLaneWorkOptions {
@@ -85,7 +82,7 @@ export async function runLaneWork(
     cwd: options.cwd,
     outputDir: options.outputDir ?? join(plan.analysisDir, 'runs', options.task, options.address),
     // The pin names pacing's operator pin (`PinSource`); it shows in the routing reason line.
-    pin: { poolId: options.poolId, source: OPERATOR_PIN },
+    pin: { poolId: options.poolId, ...LEASE_PIN },
     kind: 'single-run',
     extraEnv: {
       [BULLSWARM_AGENT]: options.address,
