@@ -2,7 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources in tests (the "@bullswarm/source"
 // export condition), so a package's unit tests never wait for another package's build.
-const conditions = ['@bullswarm/source', 'node', 'import', 'module', 'default'];
+// vitest hands these to the test workers as Node's --conditions too, which Node applies to
+// require() as well: with `import` among them, pg's require('pg-pool') would load pg-pool's ES
+// module build and fail. Vite adds `import`/`require` by itself per import, so they are not listed.
+const conditions = ['@bullswarm/source', 'node', 'default'];
 
 export default defineConfig({
   define: { __BULLSWARM_VERSION__: '"0.0.0-test"' },
@@ -12,8 +15,13 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
     // Builds the sim CLI (when stale) and the bundled dispatch the process-level tests spawn.
-    // The run's own TMPDIR, checked empty at the end (tooling/test-support/src/tmp-guard.ts).
-    globalSetup: ['../../tooling/test-support/src/tmp-guard.ts', './vitest.global-setup.ts'],
+    // The run's own TMPDIR, checked empty at the end (tooling/test-support/src/tmp-guard.ts), and
+    // the Postgres server of the *.postgres.test.ts suites (tooling/test-support/src/postgres-setup.ts).
+    globalSetup: [
+      '../../tooling/test-support/src/tmp-guard.ts',
+      './vitest.global-setup.ts',
+      '../../tooling/test-support/src/postgres-setup.ts',
+    ],
     // Every test spawns real agent processes; two cores.
     testTimeout: 60_000,
     hookTimeout: 120_000,

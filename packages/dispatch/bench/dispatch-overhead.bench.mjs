@@ -124,7 +124,7 @@ for (let i = 0; i < runs; i += 1) {
     times.direct.push(await direct());
   }
 }
-runtime.close();
+await runtime.close();
 rmSync(home, { recursive: true, force: true });
 
 const d = median(times.direct);

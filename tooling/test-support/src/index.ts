@@ -14,6 +14,7 @@ export {
   TEST_POSTGRES_SCRIPT,
   type TestPostgres,
 } from './postgres';
+export { createTestDatabase, type TestDatabase } from './postgres-database';
 export * from './test-home';
 export * from './tmux';
 

@@ -178,7 +178,7 @@ export async function withRuntime<T>(
   try {
     return await body(runtime);
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }
 

@@ -24,21 +24,23 @@ export interface AssignmentRow {
 
 /**
  * `bullswarm assignments [--json]`: what is in flight now across every bullswarm process sharing
- * this home (the store's ledger; entries of dead processes are reaped before listing). A home
- * without a database yet has nothing in flight, and nothing is created.
+ * this home's store — this machine's processes, or every host's on a shared Postgres store (the
+ * ledger; entries of dead processes, and of hosts silent past the TTL, are reaped before listing).
+ * A home without a store yet has nothing in flight, and nothing is created.
  */
 export async function assignmentsCommand(
   context: CommandContext,
   options: { json?: boolean },
 ): Promise<void> {
   const home = await openCliHome(context);
-  const { createClock, poolLabel } = await import('@bullswarm/store');
+  const { createClock, openHomeStoreIfExists, poolLabel } = await import('@bullswarm/store');
   const now = createClock(context.io.env)();
   const labels = await usableCliLabels(context, home);
-  const store = home.openStoreIfExists();
+  // Every bullswarm process sharing the store: this home's, or every host's on a shared Postgres.
+  const store = await openHomeStoreIfExists(home, { env: context.io.env });
   let rows: AssignmentRow[] = [];
   try {
-    rows = (store?.ledger.list() ?? [])
+    rows = ((await store?.ledger.list()) ?? [])
       .sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : 1))
       .map((entry) => ({
         id: entry.id,
@@ -55,7 +57,7 @@ export async function assignmentsCommand(
         host: entry.host,
       }));
   } finally {
-    store?.close();
+    await store?.close();
   }
   if (options.json) {
     printJson(context, { now: new Date(now).toISOString(), inflight: rows });

@@ -101,10 +101,10 @@ export async function metersSetCommand(
   try {
     const poolId = runtime.home.resolvePoolRef(ref);
     const pool = runtime.state.pools.find((candidate) => candidate.id === poolId);
-    const store = runtime.requireStore();
+    const store = await runtime.requireStore();
     const now = runtime.clock();
-    const merged = mergeManualReading(given, store.meters.getManual(poolId)?.windows ?? [], now);
-    store.meters.setManual(poolId, merged.windows, now);
+    const merged = mergeManualReading(given, (await store.meters.getManual(poolId))?.windows ?? [], now);
+    await store.meters.setManual(poolId, merged.windows, now);
     const pacingWindow =
       pool?.subscription?.quotaWindow ??
       (pool === undefined ? undefined : runtime.connectors.get(pool.connector)?.pacingWindow) ??
@@ -149,7 +149,7 @@ export async function metersSetCommand(
     }
     for (const line of advice) context.io.err(`${context.errColors.yellow('warning')}: ${line}\n`);
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }
 
@@ -157,13 +157,14 @@ export async function metersSetCommand(
 export async function metersClearCommand(context: CommandContext, ref: string): Promise<void> {
   const { home, clock } = await openHomeFor(context);
   const poolId = home.resolvePoolRef(ref);
-  const store = home.openStoreIfExists();
+  const { openHomeStoreIfExists } = await import('@bullswarm/store');
+  const store = await openHomeStoreIfExists(home, { env: context.io.env });
   try {
-    const had = store?.meters.getManual(poolId) !== undefined;
-    store?.meters.setManual(poolId, undefined, clock());
+    const had = (await store?.meters.getManual(poolId)) !== undefined;
+    await store?.meters.setManual(poolId, undefined, clock());
     context.io.out(had ? `${ref}: manual reading cleared\n` : `${ref} had no manual reading\n`);
   } finally {
-    store?.close();
+    await store?.close();
   }
 }
 

@@ -191,7 +191,7 @@ export async function runCommand(
     }
     await realRun(context, runtime, plan, pin, options);
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }
 

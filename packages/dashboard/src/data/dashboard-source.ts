@@ -74,7 +74,7 @@ export class DashboardSource {
     this.opening = (async () => {
       try {
         const next = await openRuntime(this.runtimeOptions());
-        this.runtime?.close();
+        await this.runtime?.close();
         this.runtime = next;
         this.runtimeKey = key;
         return next;
@@ -124,8 +124,9 @@ export class DashboardSource {
     return redactor.value(value);
   }
 
-  close(): void {
-    this.runtime?.close();
+  async close(): Promise<void> {
+    const runtime = this.runtime;
     this.runtime = undefined;
+    await runtime?.close();
   }
 }

@@ -50,7 +50,7 @@ function thin<T>(rows: readonly T[], max: number): T[] {
 export async function poolHistories(source: DashboardSource): Promise<{ readonly histories: PoolHistory[] }> {
   const runtime = await source.current();
   const snapshots = await buildPoolSnapshots(runtime);
-  const store = runtime.requireStore();
+  const store = await runtime.requireStore();
   const now = snapshots.now;
   const histories: PoolHistory[] = [];
   for (const pool of [...snapshots.pools].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
@@ -59,7 +59,7 @@ export async function poolHistories(source: DashboardSource): Promise<{ readonly
     const resetsAt = window?.resetsAt ?? null;
     const windowStart =
       window === null || resetsAt === null ? null : resetsAt - window.windowMinutes * 60_000;
-    const rows = store.meters.listReadings(pool.id, {
+    const rows = await store.meters.listReadings(pool.id, {
       window: pool.pacingWindow,
       ...(windowStart === null ? {} : { since: windowStart }),
     });

@@ -36,7 +36,7 @@ export async function runsJson(
   const runtime = await source.current();
   const runs = listRunRecords(source.home, RUNS_LISTED);
   const store = runtime.store;
-  const attempts = (store?.runs.list({ limit: ATTEMPTS_LISTED }) ?? []).map((run) => ({
+  const attempts = ((await store?.runs.list({ limit: ATTEMPTS_LISTED })) ?? []).map((run) => ({
     id: run.id,
     poolId: run.poolId,
     poolLabel: runtime.label(run.poolId),

@@ -19,7 +19,7 @@ export async function swarmJson(source: DashboardSource) {
     return { plans: [], leases: [], agents: [], notices: [], capacity: await capacityRows(source) };
   }
   const swarm: Swarm = createSwarm({
-    store,
+    store: runtime.requireSqliteStore(),
     env: source.env,
     clock: runtime.clock,
     redactor: runtimeRedactor(runtime),

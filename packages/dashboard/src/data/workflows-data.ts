@@ -130,7 +130,7 @@ export class WorkflowDrives {
         this.lastErrors.set(runId, (error as Error).message);
         return undefined;
       } finally {
-        runtime.close();
+        await runtime.close();
         this.active.delete(runId);
       }
     })();

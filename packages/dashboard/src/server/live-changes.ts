@@ -39,10 +39,12 @@ function newestFiles(dir: string, file: string): string {
 }
 
 /**
- * Watches a home for changes by polling cheap versions: the store's `PRAGMA data_version` (it
- * changes when another process commits: a run recorded, an attempt ended, a meter reading, a
- * lease), the config files' times, and the newest run records and workflow states. Listeners hear
- * the topics that changed. It polls only while someone listens, every `pollMs`.
+ * Watches a home for changes by polling cheap versions: the store's change version
+ * (`store.changeVersion()`: SQLite's `PRAGMA data_version`, Postgres's next transaction id — it
+ * changes when another process, on any host sharing the store, commits: a run recorded, an
+ * attempt ended, a meter reading, a lease), the config files' times, and the newest run records
+ * and workflow states. Listeners hear the topics that changed. It polls only while someone
+ * listens, every `pollMs`.
  */
 export class LiveChanges {
   private readonly source: DashboardSource;
@@ -67,7 +69,7 @@ export class LiveChanges {
     try {
       const runtime = await this.source.current();
       const store = runtime.store;
-      if (store !== undefined) db = String(store.database.pragma('data_version', { simple: true }));
+      if (store !== undefined) db = await store.changeVersion();
     } catch (error) {
       db = `error ${(error as Error).message}`;
     }

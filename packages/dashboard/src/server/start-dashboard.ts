@@ -84,7 +84,7 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
           server.close(() => resolve());
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
-        source.close();
+        await source.close();
       })();
       return closed;
     },

@@ -50,7 +50,7 @@ export async function attemptOnPool(setup: TaskSetup, on: PoolAttempt): Promise<
   // pick) records anew.
   const entry =
     on.entry ??
-    store.ledger.record({
+    (await store.ledger.record({
       poolId,
       action: request.action,
       lane: request.lane,
@@ -58,8 +58,11 @@ export async function attemptOnPool(setup: TaskSetup, on: PoolAttempt): Promise<
       startedAt: clock(),
       expectedMinutes: candidate.expectedMinutes,
       pid: process.pid,
-    });
+    }));
   const guard = guardInFlight(() => store.ledger.release(entry.id), watchdog.killGraceMs);
+  // The worker's pid goes into the entry as soon as it is spawned (the proof a reaper needs to end
+  // an orphaned worker); waited for before the entry is released.
+  let workerRecorded: Promise<void> = Promise.resolve();
   let attempt: AttemptResult;
   try {
     attempt = await runAttempt({
@@ -80,8 +83,10 @@ export async function attemptOnPool(setup: TaskSetup, on: PoolAttempt): Promise<
       clock,
       onStarted: (started) => {
         if (started.pid !== undefined) {
-          store.ledger.setWorkerPid(entry.id, started.pid);
-          guard.setWorkerPid(started.pid);
+          const workerPid = started.pid;
+          // A failed write loses only the orphan proof (the entry is still released below).
+          workerRecorded = store.ledger.setWorkerPid(entry.id, workerPid).catch(() => {});
+          guard.setWorkerPid(workerPid);
         }
         setup.emit({
           type: 'attempt.started',
@@ -98,15 +103,19 @@ export async function attemptOnPool(setup: TaskSetup, on: PoolAttempt): Promise<
       },
     });
   } finally {
-    store.ledger.release(entry.id);
-    guard.done();
+    try {
+      await workerRecorded;
+      await store.ledger.release(entry.id);
+    } finally {
+      guard.done();
+    }
   }
   const interruptedBy = guard.interruptedBy;
   if (interruptedBy !== undefined && attempt.kind !== 'ok') {
     // This process got SIGINT/SIGTERM and ended the worker; the program chose to keep running.
     attempt = { ...attempt, kind: 'canceled', why: `interrupted by ${interruptedBy}` };
   }
-  store.runs.append({
+  await store.runs.append({
     id: randomUUID(),
     poolId,
     tier,

@@ -132,7 +132,7 @@ export function createConsequences(setup: TaskSetup, picker: PoolPicker, record:
         return { done: record.ended(place, decision.kind, decision.why, decision.backAt) };
       }
       if (decision.action === 'usage-limit') {
-        const mark = meters.markUsageLimit(poolId, {
+        const mark = await meters.markUsageLimit(poolId, {
           ...(attempt.resetsAt === undefined ? {} : { resetsAt: attempt.resetsAt }),
         });
         const meter = await meters.readPoolMeter(meterRequest);

@@ -104,9 +104,9 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
     expect(raw).toContain('sim: done: Explain the parser');
     expect(existsSync(join(f.out, 'out-run-attempt-1.stderr'))).toBe(true);
 
-    const store = f.runtime.requireStore();
-    expect(store.ledger.list()).toEqual([]);
-    const runs = store.runs.list({ poolId: mainId });
+    const store = f.store;
+    expect(await store.ledger.list()).toEqual([]);
+    const runs = await store.runs.list({ poolId: mainId });
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({
       poolId: mainId,
@@ -154,7 +154,7 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
 
     // The sim wrote its window full; the forced re-read put that reading in the cache at once.
     expect(meterFile(f, main()).windows.find((w) => w.kind === 'five_hour')?.usedPct).toBe(100);
-    const cache = f.runtime.requireStore().meters.getCache(mainId);
+    const cache = await f.store.meters.getCache(mainId);
     expect(cache?.source).toBe('file');
     expect(cache?.forceReread).toBeFalsy();
     expect(cache?.windows.find((w) => w.kind === 'five_hour')?.usedPct).toBe(100);
@@ -177,7 +177,7 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
     expect(result.why).not.toContain('API retry');
     expect(result.attempts).toHaveLength(1);
     expect(f.simLogLines()).toHaveLength(1);
-    expect(f.runtime.requireStore().runs.list()[0]).toMatchObject({
+    expect((await f.store.runs.list())[0]).toMatchObject({
       outcome: 'throttle',
       failureKind: 'throttle',
     });
@@ -284,7 +284,7 @@ describe.each(SHAPES)('dispatchTask end to end, $shape output', ({ connector, ot
       'attempt.started',
       'attempt.finished',
     ]);
-    expect(f.runtime.requireStore().runs.list({ poolId: mainId })[0]).toMatchObject({
+    expect((await f.store.runs.list({ poolId: mainId }))[0]).toMatchObject({
       outcome: 'failed',
       failureKind: 'process',
     });
@@ -426,7 +426,7 @@ async function installSimTwin(f: DispatchFixture): Promise<void> {
   );
   // Reopen the runtime so the home connector is loaded.
   const reopened = await f.openAnother();
-  f.runtime.close();
+  await f.runtime.close();
   Object.assign(f, { runtime: reopened });
 }
 
@@ -525,7 +525,7 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
     expect(noPoolKind(dry)).toBe('unavailable');
     expect(f.simLogLines()).toEqual([]);
     expect(existsSync(join(f.out, 'out-run-attempt-1'))).toBe(false);
-    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+    expect(await f.store.ledger.list()).toEqual([]);
   });
 
   it("a pool's own command (pools add --command) runs instead of the connector's; a missing one is unavailable, naming it", async () => {
@@ -545,7 +545,7 @@ describe('dispatchTask: picks that find no pool, dry runs and misuse', () => {
       try {
         return await dispatchTask(runtime, f.request({ retryAttempts: 0 }));
       } finally {
-        runtime.close();
+        await runtime.close();
       }
     };
     const ok = await withCommand(wrapper);
@@ -594,7 +594,7 @@ describe('an error between the pick and the attempt', () => {
       },
     };
     await expect(dispatchTask(f.runtime, request)).rejects.toBe(boom);
-    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+    expect(await f.store.ledger.list()).toEqual([]);
     // Nothing was spawned.
     expect(f.simLogLines()).toEqual([]);
   });

@@ -55,7 +55,7 @@ export async function dispatchTask(
   request: DispatchRequest,
   settings: Partial<WatchdogSettings> = {},
 ): Promise<DispatchResult> {
-  const setup = prepareTask(runtime, request, settings);
+  const setup = await prepareTask(runtime, request, settings);
   // The parts of one task: the picker (routing, the ledger entry of a pick, free-model probes), the
   // attempt on a picked pool (attempt-on-pool.ts), the record (events, attempts, the result) and
   // the consequences of a failed attempt (decideFailure's decisions carried out).
@@ -93,7 +93,7 @@ export async function dispatchTask(
     let reason = first.decision.reason;
     for (;;) {
       if (request.signal?.aborted) {
-        picker.releaseEntry();
+        await picker.releaseEntry();
         return record.ended(
           { poolId: chosen.snapshot.id, decision: chosen.decision, reason },
           'canceled',
@@ -111,7 +111,7 @@ export async function dispatchTask(
       ({ chosen, reason } = step.next);
     }
   } catch (error) {
-    picker.releaseEntry();
+    await picker.releaseEntry().catch(() => {}); // the error that got here is the one to report
     throw error;
   }
 }

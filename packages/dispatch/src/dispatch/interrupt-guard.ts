@@ -11,7 +11,8 @@ export interface GuardedWork {
 }
 
 interface Entry {
-  release: () => void;
+  /** Gives the ledger entry back: at once on SQLite, a round trip on Postgres (then awaited, bounded). */
+  release: () => unknown;
   killGraceMs: number;
   workerPid?: number;
   interruptedBy?: NodeJS.Signals;
@@ -24,6 +25,12 @@ let exitHandler: (() => void) | undefined;
 
 /** The grace a signal handler gives a worker group before SIGKILL, at most (ms). */
 const MAX_HANDLER_GRACE_MS = 3_000;
+/**
+ * How long a signal handler waits for releases still on their way to a Postgres store before it
+ * re-raises (ms). A release that does not make it is reaped: at once by this machine's next
+ * process (the pid is gone), by other hosts after the heartbeat TTL.
+ */
+export const MAX_RELEASE_WAIT_MS = 2_000;
 
 function uninstall(): void {
   for (const [signal, handler] of handlers) process.removeListener(signal, handler);
@@ -45,15 +52,33 @@ function onSignal(signal: NodeJS.Signals): void {
       terminateGroupSync(entry.workerPid, Math.min(entry.killGraceMs, MAX_HANDLER_GRACE_MS));
     }
   }
+  const waits: Promise<unknown>[] = [];
   for (const entry of pending) {
     try {
-      entry.release();
+      const released = entry.release();
+      if (released instanceof Promise) waits.push(released.catch(() => {}));
     } catch {
       // The store may be closed already; the dead pid is reaped by the next ledger list.
     }
   }
   // Re-raise with the default action, unless the program listens itself (it decides then).
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  const reraise = () => {
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  if (waits.length === 0) {
+    reraise();
+    return;
+  }
+  // A release over the network (SQLite's happened inside the call): wait for it, bounded. The
+  // process stays alive meanwhile: the handlers are gone, so a second signal ends it at once.
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, MAX_RELEASE_WAIT_MS);
+  });
+  void Promise.race([Promise.all(waits), bound]).then(() => {
+    clearTimeout(timer);
+    reraise();
+  });
 }
 
 function install(): void {
@@ -87,7 +112,7 @@ function install(): void {
  * to exit (dispatch then ends the task as `canceled`, never retrying work the user interrupted).
  * The handlers are removed when the last guarded work is done.
  */
-export function guardInFlight(release: () => void, killGraceMs: number): GuardedWork {
+export function guardInFlight(release: () => unknown, killGraceMs: number): GuardedWork {
   const entry: Entry = { release, killGraceMs };
   entries.add(entry);
   install();

@@ -8,9 +8,9 @@ import { startDispatchWorker } from '../test-support/worker';
 import { dispatchTask } from './dispatch-task';
 
 const groups: number[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const pgid of groups.splice(0)) signalGroup(pgid, 'SIGKILL');
-  closeDispatchFixtures();
+  await closeDispatchFixtures();
 });
 
 const weekly = (usedPct: number) => [{ kind: 'weekly' as const, usedPct, resetsInMin: 5040 }];
@@ -25,7 +25,7 @@ describe('the in-flight ledger', () => {
       },
     ]);
     const other = await f.openAnother();
-    let seen: InflightEntry[] = [];
+    let seen: Promise<InflightEntry[]> = Promise.resolve([]);
     let workerPid: number | undefined;
     const request = f.request({ action: 'step-7', lane: 'build' });
     const result = await dispatchTask(f.runtime, {
@@ -33,13 +33,15 @@ describe('the in-flight ledger', () => {
       onEvent: (event) => {
         if (event.type === 'attempt.started') {
           workerPid = event.pid;
-          seen = other.requireStore().ledger.list();
+          // Read while the attempt runs (on SQLite the statement runs inside this call).
+          seen = other.store!.ledger.list();
         }
       },
     });
     expect(result.ok).toBe(true);
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({
+    const during = await seen;
+    expect(during).toHaveLength(1);
+    expect(during[0]).toMatchObject({
       poolId: 'sim:a',
       action: 'step-7',
       lane: 'build',
@@ -47,9 +49,9 @@ describe('the in-flight ledger', () => {
       pid: process.pid,
       workerPid,
     });
-    expect(seen[0]?.expectedMinutes).toBeGreaterThan(0);
-    expect(other.requireStore().ledger.list()).toEqual([]);
-    other.close();
+    expect(during[0]?.expectedMinutes).toBeGreaterThan(0);
+    expect(await other.store!.ledger.list()).toEqual([]);
+    await other.close();
   });
 
   it('two dispatches picking at the same moment (two runtimes, one home) see each other: read, route and record is one transaction', async () => {
@@ -64,11 +66,11 @@ describe('the in-flight ledger', () => {
       dispatchTask(f.runtime, f.request({ action: 'one' })),
       dispatchTask(other, f.request({ action: 'two' })),
     ]);
-    other.close();
+    await other.close();
     expect([one.poolId, two.poolId].sort()).toEqual(['sim:a', 'sim:b']);
     const later = one.poolId === 'sim:b' ? one : two;
     expect(later.decision.candidates.find((c) => c.poolId === 'sim:a')?.inflight).toBe(1);
-    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+    expect(await f.store.ledger.list()).toEqual([]);
   });
 
   it('an entry of a bullswarm process killed with SIGKILL mid-attempt is reaped by the next list', async () => {
@@ -83,8 +85,8 @@ describe('the in-flight ledger', () => {
     const started = await worker.waitFor('attempt.started');
     const workerPid = started.pid as number;
     groups.push(workerPid);
-    const store = f.runtime.requireStore();
-    expect(store.ledger.list()).toEqual([
+    const store = f.store;
+    expect(await store.ledger.list()).toEqual([
       expect.objectContaining({ poolId: 'sim:a', pid: worker.child.pid, workerPid }),
     ]);
 
@@ -92,7 +94,7 @@ describe('the in-flight ledger', () => {
     const end = await worker.exited;
     expect(end.signal).toBe('SIGKILL');
     // Nothing released it; the dead bullswarm pid is what makes the next list drop it.
-    expect(store.ledger.list()).toEqual([]);
+    expect(await store.ledger.list()).toEqual([]);
   });
 
   it('kill -9 of bullswarm mid-attempt: the next list reaps the entry and ends the orphaned worker and its grandchild', async () => {
@@ -103,9 +105,16 @@ describe('the in-flight ledger', () => {
     const started = await worker.waitFor('attempt.started');
     const workerPid = started.pid as number;
     groups.push(workerPid);
-    const store = f.runtime.requireStore();
-    // The entry, with its worker, is recorded before attempt.started is emitted.
-    expect(store.ledger.list()).toEqual([expect.objectContaining({ pid: worker.child.pid, workerPid })]);
+    const store = f.store;
+    // SQLite: the entry, with its worker, is recorded before attempt.started is emitted. Postgres:
+    // the worker's pid lands one round trip later (attempt.started is not held back for it).
+    for (let i = 0; i < 200 && store.engine === 'postgres'; i += 1) {
+      if ((await store.ledger.list())[0]?.workerPid !== undefined) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await store.ledger.list()).toEqual([
+      expect.objectContaining({ pid: worker.child.pid, workerPid }),
+    ]);
     for (let i = 0; i < 500 && grandchildPid(f.out) === undefined; i += 1) {
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -118,7 +127,7 @@ describe('the in-flight ledger', () => {
     expect(isPidAlive(workerPid)).toBe(true);
     expect(groupHasRunningMembers(workerPid)).toBe(true);
 
-    expect(store.ledger.list()).toEqual([]);
+    expect(await store.ledger.list()).toEqual([]);
     // Not our children: wait for the group to empty (bounded by the test timeout).
     while (groupHasRunningMembers(workerPid)) await new Promise((r) => setTimeout(r, 20));
     expect(isPidAlive(workerPid)).toBe(false);
@@ -145,7 +154,7 @@ describe('the in-flight ledger', () => {
     const simLine = f.simLogLines()[0];
     expect(simLine).toMatchObject({ pid: workerPid, signal: 'SIGTERM' });
     if (simLine?.childPid !== undefined) expect(isPidAlive(simLine.childPid)).toBe(false);
-    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+    expect(await f.store.ledger.list()).toEqual([]);
   });
 
   it('a program that listens to SIGTERM itself keeps running; the interrupted task ends canceled, not retried', async () => {
@@ -194,7 +203,7 @@ describe('the in-flight ledger', () => {
     expect((error as Error).message).toBe('listener failed');
     expect(pid).toBeGreaterThan(0);
     expect(groupHasRunningMembers(pid!)).toBe(false);
-    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+    expect(await f.store.ledger.list()).toEqual([]);
   });
 });
 

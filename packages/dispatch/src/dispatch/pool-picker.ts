@@ -1,7 +1,7 @@
 import type { CandidateRow, PoolSnapshot, RouteDecision, RouteTask } from '@bullswarm/pacing';
 import type { InflightEntry } from '@bullswarm/store';
 import { probeFreeModel } from '../probe/probe-free-model';
-import { pinnedUnusable, routeOverSnapshots } from '../route/route-task';
+import { routeOverSnapshots } from '../route/route-task';
 import {
   buildPoolSnapshots,
   type PoolDetail,
@@ -59,7 +59,7 @@ export interface PoolPicker {
    * its attempt (an onEvent callback that throws, a failing probe) must not leave it in the ledger
    * for as long as this process lives.
    */
-  releaseEntry(): void;
+  releaseEntry(): Promise<void>;
 }
 
 /** The decision of a pick the caller canceled before it found a pool. */
@@ -108,10 +108,11 @@ export function createPoolPicker(setup: TaskSetup): PoolPicker {
   const exclude = (entry: ExcludedPool) => {
     if (!excluded.some((e) => e.poolId === entry.poolId)) excluded.push(entry);
   };
-  const releaseEntry = () => {
+  const releaseEntry = async () => {
     if (unguarded === undefined) return;
-    store.ledger.release(unguarded.id);
+    const entry = unguarded;
     unguarded = undefined;
+    await store.ledger.release(entry.id);
   };
 
   const pick = async (avoid: readonly string[] = []): Promise<PoolPick> => {
@@ -128,26 +129,32 @@ export function createPoolPicker(setup: TaskSetup): PoolPicker {
       }
       const task: RouteTask = excluded.length > 0 ? { ...baseTask, excludedPools: [...excluded] } : baseTask;
       // A pick is one cross-process critical section: read the in-flight ledger, route, record the
-      // pick (a `BEGIN IMMEDIATE` write transaction), so two bullswarm processes picking at the same
-      // moment always see each other's load. (A dry run is routeTask alone: no ledger, no lock.)
-      const { snapshots, decision, entry } = store.transaction(() => {
-        const current = withLedger(built, store.ledger.list());
-        const decided = decideAvoiding(setup, task, current, avoid);
-        if (decided.poolId === null) return { snapshots: current, decision: decided, entry: undefined };
-        return {
-          snapshots: current,
-          decision: decided,
-          entry: store.ledger.record({
-            poolId: decided.poolId,
-            action: request.action,
-            lane: request.lane,
-            tier,
-            startedAt: clock(),
-            expectedMinutes: decided.candidates[0]!.expectedMinutes,
-            pid: process.pid,
-          }),
-        };
-      });
+      // pick in one write transaction (SQLite `BEGIN IMMEDIATE`; Postgres behind the advisory lock
+      // `store.ledger`, so pickers queue instead of re-running), so two bullswarm processes picking
+      // at the same moment — on one machine or on two sharing a Postgres store — always see each
+      // other's load. The function touches only the store (it may run twice on Postgres).
+      // (A dry run is routeTask alone: no ledger, no lock.)
+      const { snapshots, decision, entry } = await store.transaction(
+        async (tx) => {
+          const current = withLedger(built, await tx.ledger.list());
+          const decided = decideAvoiding(setup, task, current, avoid);
+          if (decided.poolId === null) return { snapshots: current, decision: decided, entry: undefined };
+          return {
+            snapshots: current,
+            decision: decided,
+            entry: await tx.ledger.record({
+              poolId: decided.poolId,
+              action: request.action,
+              lane: request.lane,
+              tier,
+              startedAt: clock(),
+              expectedMinutes: decided.candidates[0]!.expectedMinutes,
+              pid: process.pid,
+            }),
+          };
+        },
+        { lock: 'store.ledger', operation: 'dispatch pick' },
+      );
       unguarded = entry;
       if (decision.poolId === null) return { decision };
       const poolId = decision.poolId;
@@ -183,14 +190,10 @@ export function createPoolPicker(setup: TaskSetup): PoolPicker {
           ...(probe.reason === undefined ? {} : { reason: probe.reason }),
         });
         if (!probe.ok) {
-          releaseEntry();
-          const probeReason = `probe: ${probe.reason ?? 'failed'}`;
-          // A pinned pool has no other pool to go to: the task comes back at once with the reason
-          // (routing a pin again would pick the same pool and read the same failed probe).
-          if (baseTask.pin !== undefined) {
-            return { decision: pinnedUnusable(runtime, snapshots, baseTask, probeReason) };
-          }
-          exclude({ poolId, reason: probeReason });
+          await releaseEntry();
+          // Left out `evenPinned`: routed again, a pin on it is no pick (pacing says so, with the
+          // reason), so a pinned task comes back at once instead of probing the same pool again.
+          exclude({ poolId, reason: `probe: ${probe.reason ?? 'failed'}`, evenPinned: true });
           continue;
         }
       }

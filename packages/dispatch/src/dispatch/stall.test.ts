@@ -64,9 +64,9 @@ describe('the silence clock', () => {
       expect(simLine?.childPid).toBe(grandchild);
       for (const pid of [simLine!.pid, grandchild]) expect(isPidAlive(pid)).toBe(false);
 
-      const run = f.runtime.requireStore().runs.list({ poolId: `${connector}:a` })[0];
+      const run = (await f.store.runs.list({ poolId: `${connector}:a` }))[0];
       expect(run).toMatchObject({ stalled: true, outcome: 'stalled', failureKind: 'stalled' });
-      expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+      expect(await f.store.ledger.list()).toEqual([]);
       const finished = f.events.filter((e) => e.type === 'attempt.finished');
       expect(finished[0]).toMatchObject({
         stalled: true,
@@ -246,7 +246,7 @@ describe('timeouts and cancellation', () => {
     const started = f.events.find((e) => e.type === 'attempt.started');
     expect(started?.type === 'attempt.started' && started.pid).toBeGreaterThan(0);
     if (started?.type === 'attempt.started') expect(isPidAlive(started.pid!)).toBe(false);
-    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
-    expect(f.runtime.requireStore().runs.list()[0]).toMatchObject({ outcome: 'canceled' });
+    expect(await f.store.ledger.list()).toEqual([]);
+    expect((await f.store.runs.list())[0]).toMatchObject({ outcome: 'canceled' });
   });
 });

@@ -1,7 +1,7 @@
 import type { MeterService } from '@bullswarm/meters';
 import type { EffortTier, RouteTask } from '@bullswarm/pacing';
 import { DEFAULT_LANE_TIER } from '@bullswarm/pacing/internal';
-import type { EmbeddedBullswarmStore } from '@bullswarm/store';
+import type { AsyncBullswarmStore } from '@bullswarm/store';
 import type { AgentLaunchOptions } from '../attempt/agent-launch';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import type { PoolDetail } from '../snapshots/build-pool-snapshots';
@@ -20,7 +20,7 @@ export interface TaskSetup {
   /** The pool a pin names, resolved from an id or a label; undefined without a pin. */
   readonly pinnedPoolId: string | undefined;
   readonly watchdog: WatchdogSettings;
-  readonly store: EmbeddedBullswarmStore;
+  readonly store: AsyncBullswarmStore;
   readonly meters: MeterService;
   readonly clock: () => number;
   readonly tier: EffortTier;
@@ -39,11 +39,11 @@ export interface TaskSetup {
  *
  * @throws DispatchError for a malformed request or a pin naming an unknown pool.
  */
-export function prepareTask(
+export async function prepareTask(
   runtime: BullswarmRuntime,
   request: DispatchRequest,
   settings: Partial<WatchdogSettings>,
-): TaskSetup {
+): Promise<TaskSetup> {
   const pinnedPoolId = validateDispatchRequest(runtime, request);
   const watchdog: WatchdogSettings = { ...resolveWatchdogSettings(runtime.env), ...settings };
   const tier = request.tier ?? DEFAULT_LANE_TIER[request.lane];
@@ -61,8 +61,8 @@ export function prepareTask(
     request,
     pinnedPoolId,
     watchdog,
-    store: runtime.requireStore(),
-    meters: runtime.requireMeters(),
+    store: await runtime.requireStore(),
+    meters: await runtime.requireMeters(),
     clock: runtime.clock,
     tier,
     policy: request.throttlePolicy ?? (request.kind === 'single-run' ? 'record' : 'backoff'),

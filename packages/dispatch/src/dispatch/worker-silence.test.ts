@@ -13,7 +13,7 @@ describe('workerSilenceMs (the silence clock of one attempt)', () => {
       { account: 'f', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }] },
       { account: 'g', windows: [{ kind: 'weekly', usedPct: 10, resetsInMin: 5040 }] },
     ]);
-    const store = f.runtime.requireStore();
+    const store = f.store;
     const record = (poolId: string, tier: string, minutes: number, stalled = false, n = 0) =>
       store.runs.append({
         id: `${poolId}-${tier}-${minutes}-${stalled}-${n}`,
@@ -28,16 +28,16 @@ describe('workerSilenceMs (the silence clock of one attempt)', () => {
         workerMinutes: minutes,
       });
     // sim:f at low: 8, 9, 10 minutes, and a stalled 1-minute attempt that must not count.
-    record('sim:f', 'low', 8, false, 0);
-    record('sim:f', 'low', 9, false, 1);
-    record('sim:f', 'low', 10, false, 2);
-    record('sim:f', 'low', 1, true, 3);
+    await record('sim:f', 'low', 8, false, 0);
+    await record('sim:f', 'low', 9, false, 1);
+    await record('sim:f', 'low', 10, false, 2);
+    await record('sim:f', 'low', 1, true, 3);
     // sim:g at low: three quick runs (p50 2 min → the 5-minute floor); only two at medium.
-    record('sim:g', 'low', 2, false, 0);
-    record('sim:g', 'low', 2, false, 1);
-    record('sim:g', 'low', 3, false, 2);
-    record('sim:g', 'medium', 9, false, 3);
-    record('sim:g', 'medium', 9, false, 4);
+    await record('sim:g', 'low', 2, false, 0);
+    await record('sim:g', 'low', 2, false, 1);
+    await record('sim:g', 'low', 3, false, 2);
+    await record('sim:g', 'medium', 9, false, 3);
+    await record('sim:g', 'medium', 9, false, 4);
 
     const { pools } = await buildPoolSnapshots(f.runtime);
     const pool = (id: string) => pools.find((p) => p.id === id)!;

@@ -9,8 +9,8 @@ import { closeDispatchFixtures, createDispatchFixture } from '../test-support/di
 import { createJsonlEventWriter } from './jsonl-event-writer';
 
 const dirs: string[] = [];
-afterEach(() => {
-  closeDispatchFixtures();
+afterEach(async () => {
+  await closeDispatchFixtures();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -59,7 +59,7 @@ describe('which free models are probed', () => {
         ['third:x', false],
       ]);
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 
@@ -84,7 +84,7 @@ describe('which free models are probed', () => {
         ['plain:x', false],
       ]);
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 });

@@ -41,7 +41,7 @@ describe('the free-model liveness probe', () => {
       ['sim:f', 'sim/lite:free', true, false],
       ['sim:f', 'sim/lite:free', true, true],
     ]);
-    expect(f.runtime.requireStore().probes.get('sim:f', 'sim/lite:free')).toMatchObject({
+    expect(await f.store.probes.get('sim:f', 'sim/lite:free')).toMatchObject({
       ok: true,
       checkedAt: TEST_NOW,
     });
@@ -56,7 +56,7 @@ describe('the free-model liveness probe', () => {
       expect.objectContaining({ poolId: 'sim:f', ok: false, cached: false, reason: '404' }),
     ]);
     expect(f.simLogLines().map((line) => line.pool)).toEqual(['sim:f', 'sim-codex:m']);
-    expect(f.runtime.requireStore().probes.get('sim:f', 'sim/lite:free')).toMatchObject({
+    expect(await f.store.probes.get('sim:f', 'sim/lite:free')).toMatchObject({
       ok: false,
       reason: '404',
     });
@@ -108,7 +108,7 @@ describe('the free-model liveness probe', () => {
       ['sim:f', false, false],
       ['sim:f', false, true],
     ]);
-    expect(f.runtime.requireStore().ledger.list()).toEqual([]);
+    expect(await f.store.ledger.list()).toEqual([]);
   });
 
   it('every pool failing its probe ends the pick after one probe each', async () => {
@@ -154,7 +154,7 @@ describe('the free-model liveness probe', () => {
     const f = await createDispatchFixture(pools('ok'));
     let now = TEST_NOW;
     const detail = {
-      store: f.runtime.requireStore(),
+      store: f.store,
       connector: f.runtime.connectors.get('sim')!,
       poolId: 'sim:f',
       model: 'sim/lite:free',

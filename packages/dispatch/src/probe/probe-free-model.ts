@@ -1,5 +1,5 @@
 import type { ConnectorV1ParsedOutput } from '@bullswarm/connectors';
-import type { BullswarmStore } from '@bullswarm/store';
+import type { AsyncProbeCache } from '@bullswarm/store';
 import { type AgentLaunchOptions, buildAgentLaunch } from '../attempt/agent-launch';
 import { runAgentProcess } from '../attempt/run-agent-process';
 
@@ -9,7 +9,7 @@ export const PROBE_PROMPT = 'Reply with exactly one word: PONG';
 /** Options of {@link probeFreeModel}. */
 export interface ProbeFreeModelOptions extends AgentLaunchOptions {
   /** Where results are cached per pool and model. */
-  readonly store: Pick<BullswarmStore, 'probes'>;
+  readonly store: { readonly probes: AsyncProbeCache };
   /** The free model the tier names explicitly. */
   readonly model: string;
   /** Where the probe runs (the task's working directory). */
@@ -68,7 +68,7 @@ export async function probeFreeModel(options: ProbeFreeModelOptions): Promise<Pr
   const clock = options.clock ?? Date.now;
   const cacheMs = options.cacheMs ?? 15 * 60_000;
   const now = clock();
-  const cached = options.store.probes.get(options.poolId, options.model);
+  const cached = await options.store.probes.get(options.poolId, options.model);
   if (cached !== undefined && now - cached.checkedAt >= 0 && now - cached.checkedAt < cacheMs) {
     return {
       poolId: options.poolId,
@@ -121,7 +121,7 @@ export async function probeFreeModel(options: ProbeFreeModelOptions): Promise<Pr
   const ok = reason === undefined;
   // A canceled probe says nothing about the model: it is not cached.
   if (reason !== 'canceled') {
-    options.store.probes.set({
+    await options.store.probes.set({
       poolId: options.poolId,
       model: options.model,
       ok,

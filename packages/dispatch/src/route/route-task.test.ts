@@ -36,7 +36,7 @@ describe('routeTask over a real home', () => {
       expect(decision.reason).toBe('most-behind capable pool (surplus 30)');
       expect(decision.model).toBe('sim/standard');
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 
@@ -49,7 +49,7 @@ describe('routeTask over a real home', () => {
       const { snapshots } = await routeTask(runtime, { lane: 'analyze', tier: 'medium', kind: 'single-run' });
       expect(snapshots.pools[0]?.meter.status).toBe('cache');
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 
@@ -72,7 +72,7 @@ describe('routeTask over a real home', () => {
       expect(decision.reason).toContain('sim:a');
       expect(decision.reason).toContain('the caller');
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 
@@ -98,7 +98,7 @@ describe('routeTask over a real home', () => {
           'the agent CLI that invoked bullswarm is never a pool of its own run',
       );
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 
@@ -108,8 +108,8 @@ describe('routeTask over a real home', () => {
       { account: 'b', windows: [{ kind: 'weekly', usedPct: 21, resetsInMin: 5040 }] },
     ]);
     try {
-      const store = runtime.requireStore();
-      store.ledger.record({
+      const store = await runtime.requireStore();
+      await store.ledger.record({
         poolId: 'sim:a',
         action: 'other-run',
         startedAt: NOW - 60_000,
@@ -120,7 +120,7 @@ describe('routeTask over a real home', () => {
       expect(decision.candidates.find((c) => c.poolId === 'sim:a')?.inflight).toBe(1);
       expect(decision.reason).toContain('preferred over busier: sim:a (1 in flight)');
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 
@@ -135,7 +135,7 @@ describe('routeTask over a real home', () => {
       const rejected = decision.rejected.find((r) => r.poolId === 'nosuch:x');
       expect(rejected?.reason).toContain('connector nosuch is not installed');
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 });

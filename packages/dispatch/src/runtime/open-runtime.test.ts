@@ -36,7 +36,7 @@ describe('openRuntime with a label equal to another pool id (a hand edit)', () =
       const { snapshots } = await routeTask(runtime, { lane: 'analyze', tier: 'medium', kind: 'single-run' });
       expect(snapshots.pools.map((pool) => pool.label)).toEqual(['front', 'sim:behind']);
     } finally {
-      runtime.close();
+      await runtime.close();
     }
     // nothing rewrote the file
     expect(readFileSync(join(home, 'pool-labels.json'), 'utf8')).toBe(text);

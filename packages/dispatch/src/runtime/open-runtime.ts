@@ -2,13 +2,19 @@ import { homedir } from 'node:os';
 import { type ConnectorV1, type LoadedConnectors, loadConnectors } from '@bullswarm/connectors';
 import { createMeterService, type MeterService } from '@bullswarm/meters';
 import {
+  type AsyncBullswarmStore,
   type BullswarmHome,
   createClock,
   type EmbeddedBullswarmStore,
   findLabelConflicts,
   type LabelConflict,
+  type OpenAsyncStoreOptions,
+  openAsyncStore,
+  openAsyncStoreIfExists,
   openHome,
   type PoolLabelsFile,
+  resolveHostId,
+  resolveStoreTarget,
   type StateFile,
   usableLabels,
 } from '@bullswarm/store';
@@ -33,8 +39,9 @@ export interface OpenRuntimeOptions {
   /** The user's home directory (`{{userHome}}`); default `os.homedir()`. */
   readonly userHome?: string;
   /**
-   * Open the SQLite store even when the home has no database yet (commands that write: run,
-   * pools add). Read-only commands leave it false and see an empty ledger instead of creating files.
+   * Open the store even when the home has none yet (commands that write: run, pools add): the
+   * SQLite file, or the tables in a Postgres database. Read-only commands leave it false and see
+   * an empty ledger instead of creating anything.
    */
   readonly createStore?: boolean;
 }
@@ -63,23 +70,37 @@ export interface BullswarmRuntime {
   readonly connectors: ReadonlyMap<string, ConnectorV1>;
   /** Connector load errors and override warnings (a malformed manifest never stops the others). */
   readonly connectorLoad: Pick<LoadedConnectors, 'errors' | 'warnings' | 'sources'>;
-  /** The store; undefined when the home has no database yet and `createStore` was false. */
-  readonly store: EmbeddedBullswarmStore | undefined;
+  /**
+   * The store (asynchronous, either engine: the home's SQLite file, or the shared Postgres of
+   * `BULLSWARM_STORE_URL` / `config.storeUrl`); undefined when there is none yet and `createStore`
+   * was false.
+   */
+  readonly store: AsyncBullswarmStore | undefined;
   /** The store, created on first use (for commands that record work). */
-  requireStore(): EmbeddedBullswarmStore;
+  requireStore(): Promise<AsyncBullswarmStore>;
+  /**
+   * Transitional, for the swarm's books until they move onto the SQL layer (`store.sql`): the
+   * home's SQLite store, synchronous, opened on first use (a second connection to the file
+   * `store` uses). While a shared store URL is configured it refuses
+   * (`SharedStoreUnsupportedError`, exit 2) — never the local file instead of the shared one.
+   */
+  requireSqliteStore(): EmbeddedBullswarmStore;
   /** The meter service; undefined without a store (meters are then read but not cached). */
   readonly meters: MeterService | undefined;
   /** The meter service over the store, created on first use. */
-  requireMeters(): MeterService;
+  requireMeters(): Promise<MeterService>;
   /** The label a person sees for a pool (its id when it has none). */
   label(poolId: string): string;
-  close(): void;
+  /** Closes the store (its heartbeat, the Postgres pool); idempotent. */
+  close(): Promise<void>;
 }
 
 /**
  * Opens the runtime of one command. Reads state.json and pool-labels.json (a corrupt file throws
  * `ConfigFileError` naming the file and field), loads every connector (built-in, home, configured),
- * and opens the store when it exists (or always with `createStore`).
+ * and opens the store when it exists (or always with `createStore`): `BULLSWARM_STORE_URL`, else
+ * `config.storeUrl`, else the home's `bullswarm.db` — never the file when a URL is configured (a
+ * Postgres server that cannot be reached is a `StoreUnavailableError`, exit 1).
  */
 export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<BullswarmRuntime> {
   const env = options.env ?? process.env;
@@ -101,13 +122,28 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
       : { builtinDirectory: options.builtinProvidersDirectory }),
   });
 
-  let store: EmbeddedBullswarmStore | undefined = options.createStore
-    ? home.openStore()
-    : home.openStoreIfExists();
+  const storeUrl = state.config.storeUrl;
+  const target = resolveStoreTarget({
+    env,
+    dbPath: home.dbPath,
+    ...(storeUrl === undefined ? {} : { configUrl: storeUrl }),
+  });
+  // The host id is kept in the home (`host-id`) only for a shared store: a SQLite home is one
+  // machine's, and gains no file (its entries are judged by pid and start time either way).
+  const storeOptions = (create: boolean): OpenAsyncStoreOptions => ({
+    target,
+    hostId: resolveHostId({ home: home.home, env, create: create && target.engine === 'postgres' }),
+    env,
+  });
+  let store: AsyncBullswarmStore | undefined = options.createStore
+    ? await openAsyncStore(storeOptions(true))
+    : await openAsyncStoreIfExists(storeOptions(false));
+  let opening: Promise<AsyncBullswarmStore> | undefined;
+  let sqliteStore: EmbeddedBullswarmStore | undefined;
   let meters: MeterService | undefined;
   const ttlSec = state.config.meterTtlSec;
   const meterTtlMs = options.meterTtlMs ?? (ttlSec === undefined ? undefined : ttlSec * 1000);
-  const makeMeters = (s: EmbeddedBullswarmStore) =>
+  const makeMeters = (s: AsyncBullswarmStore) =>
     createMeterService({
       store: s,
       clock,
@@ -130,27 +166,41 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
     get store() {
       return store;
     },
-    requireStore() {
-      if (!store) {
-        store = home.openStore();
-        meters = makeMeters(store);
+    async requireStore() {
+      if (store) return store;
+      // One open however many callers ask at once (a workflow's first units start together).
+      opening ??= openAsyncStore(storeOptions(true)).then((opened) => {
+        store = opened;
+        meters = makeMeters(opened);
+        return opened;
+      });
+      try {
+        return await opening;
+      } finally {
+        opening = undefined;
       }
-      return store;
+    },
+    requireSqliteStore() {
+      sqliteStore ??= home.openStore();
+      return sqliteStore;
     },
     get meters() {
       return meters;
     },
-    requireMeters() {
-      runtime.requireStore();
+    async requireMeters() {
+      await runtime.requireStore();
       return meters!;
     },
     label(poolId) {
       return labels.labels[poolId] ?? poolId;
     },
-    close() {
-      store?.close();
+    async close() {
+      const open = store;
       store = undefined;
       meters = undefined;
+      sqliteStore?.close();
+      sqliteStore = undefined;
+      await open?.close();
     },
   };
   return runtime;

@@ -43,7 +43,7 @@ async function callerDetails() {
     const { details } = await buildPoolSnapshots(runtime);
     return { details, userHome };
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }
 

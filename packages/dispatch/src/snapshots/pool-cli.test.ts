@@ -11,8 +11,8 @@ import { findPoolCli } from './pool-cli';
 import { buildPoolViews } from './pool-view';
 
 const dirs: string[] = [];
-afterEach(() => {
-  closeDispatchFixtures();
+afterEach(async () => {
+  await closeDispatchFixtures();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   clearCommandLookupCache();
 });
@@ -95,7 +95,7 @@ describe('a pool whose CLI is missing is unavailable, not ready', () => {
         ['sim:b', 'ready', null, { command: 'bullswarm-sim', path: SIM_CLI_PATH }],
       ]);
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 
@@ -116,7 +116,7 @@ describe('a pool whose CLI is missing is unavailable, not ready', () => {
       );
       expect(simLog()).toHaveLength(1);
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 
@@ -141,10 +141,10 @@ describe('a pool whose CLI is missing is unavailable, not ready', () => {
         attempts: [],
       });
       expect(simLog()).toEqual([]);
-      expect(runtime.requireStore().ledger.list()).toEqual([]);
-      expect(runtime.requireStore().runs.list()).toEqual([]);
+      expect(await runtime.store!.ledger.list()).toEqual([]);
+      expect(await runtime.store!.runs.list()).toEqual([]);
     } finally {
-      runtime.close();
+      await runtime.close();
     }
   });
 });

@@ -3,9 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConnectorManifestInput, defineConnector, type ManifestConnector } from '@bullswarm/connectors';
-import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
+import type { AsyncBullswarmStore } from '@bullswarm/store';
+import { createTestDatabase, nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
+import { inject } from 'vitest';
 import type { DispatchEvent, DispatchRequest } from '../dispatch/dispatch-types';
 import { type BullswarmRuntime, openRuntime } from '../runtime/open-runtime';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The Postgres server of this run (tooling/test-support/src/postgres-setup.ts; empty: none). */
+    pgUrl: string;
+  }
+}
 
 /** The frozen "now" of dispatch tests (BULLSWARM_NOW for bullswarm and the sims). */
 export const TEST_NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -34,6 +43,8 @@ export interface DispatchFixture {
   readonly simLog: string;
   readonly env: Record<string, string>;
   readonly runtime: BullswarmRuntime;
+  /** The runtime's store (open from the start). */
+  readonly store: AsyncBullswarmStore;
   /** Every event of every `request()` made through this fixture. */
   readonly events: DispatchEvent[];
   /** A request over this fixture (action `run`, lane analyze, single run) with overrides. */
@@ -42,10 +53,22 @@ export interface DispatchFixture {
   simLogLines(): SimLogLine[];
   /** Another runtime on the same home (what a second bullswarm process sees). */
   openAnother(): Promise<BullswarmRuntime>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 const open: DispatchFixture[] = [];
+
+let engine: 'sqlite' | 'postgres' = 'sqlite';
+
+/**
+ * Puts the stores of this test file's fixtures on `which`: a `<name>.postgres.test.ts` file calls
+ * it and then imports `<name>.test.ts`, so the same suite runs on both engines. On Postgres each
+ * fixture gets a database of its own (`BULLSWARM_STORE_URL` in its env, so every runtime, child
+ * process and agent of the fixture shares it).
+ */
+export function useDispatchStoreEngine(which: 'sqlite' | 'postgres'): void {
+  engine = which;
+}
 
 /**
  * Creates a fixture; `env` is the runtime's environment (and so the base of every agent's):
@@ -61,9 +84,11 @@ export async function createDispatchFixture(
   const out = join(scratch, 'out');
   mkdirSync(work, { recursive: true });
   const simLog = join(scratch, 'sim.log');
-  const fullEnv = {
+  const database = engine === 'postgres' ? await createTestDatabase(inject('pgUrl')) : undefined;
+  const fullEnv: Record<string, string> = {
     ...nowEnv(TEST_NOW),
     BULLSWARM_SIM_LOG: simLog,
+    ...(database === undefined ? {} : { BULLSWARM_STORE_URL: database.url }),
     ...env,
   };
   const runtime = await openRuntime({ home, env: fullEnv, createStore: true });
@@ -75,6 +100,7 @@ export async function createDispatchFixture(
     simLog,
     env: fullEnv,
     runtime,
+    store: runtime.store!,
     events,
     request: (overrides = {}) => ({
       action: 'run',
@@ -94,8 +120,9 @@ export async function createDispatchFixture(
             .map((line) => JSON.parse(line) as SimLogLine)
         : [],
     openAnother: () => openRuntime({ home, env: fullEnv, createStore: true }),
-    close: () => {
-      runtime.close();
+    close: async () => {
+      await runtime.close();
+      await database?.drop();
       rmSync(home, { recursive: true, force: true });
       rmSync(scratch, { recursive: true, force: true });
     },
@@ -105,8 +132,8 @@ export async function createDispatchFixture(
 }
 
 /** Closes every fixture created so far (call from afterEach). */
-export function closeDispatchFixtures(): void {
-  for (const fixture of open.splice(0)) fixture.close();
+export async function closeDispatchFixtures(): Promise<void> {
+  for (const fixture of open.splice(0)) await fixture.close();
 }
 
 /** Path of the fake agent fixture (see src/__fixtures__/README.md). */

@@ -11,4 +11,4 @@ const runtime = await openRuntime({ home, env, createStore: true });
 const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const result = await dispatchTask(runtime, { ...request, onEvent: print });
 print({ type: 'result', result });
-runtime.close();
+await runtime.close();

@@ -37,7 +37,7 @@ export function registerPoolsTool(server: McpServer, ctx: ToolContext): void {
             { now: new Date(snapshots.now).toISOString(), pools },
           );
         } finally {
-          runtime.close();
+          await runtime.close();
         }
       } catch (error) {
         return toolError(error, ctx.options.env, ctx.options.log);

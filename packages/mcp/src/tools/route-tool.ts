@@ -39,7 +39,7 @@ export function registerRouteTool(server: McpServer, ctx: ToolContext): void {
                 ];
           return jsonResult(lines, dryRunJson(decision, runtime, task.tier));
         } finally {
-          runtime.close();
+          await runtime.close();
         }
       } catch (error) {
         return toolError(error, ctx.options.env, ctx.options.log);

@@ -122,7 +122,7 @@ export function registerRunTool(server: McpServer, ctx: ToolContext): void {
           if (result.kind === 'canceled') log(`bullswarm mcp: run ${runId} canceled`);
           return jsonResult(lines, json, true);
         } finally {
-          runtime.close();
+          await runtime.close();
         }
       } catch (error) {
         return toolError(error, env, log);

@@ -47,7 +47,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
           });
           return jsonResult([report.line, report.reason], report);
         } finally {
-          runtime.close();
+          await runtime.close();
         }
       } catch (error) {
         return toolError(error, env, log);
@@ -84,7 +84,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
         const runtime = await ctx.openRuntime({ createStore: true });
         try {
           const swarm = createSwarm({
-            store: runtime.requireStore(),
+            store: runtime.requireSqliteStore(),
             env,
             clock: runtime.clock,
             redactor: runtimeRedactor(runtime),
@@ -123,7 +123,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
           });
           return jsonResult([`notice #${notice.id} to ${recipient}`], notice);
         } finally {
-          runtime.close();
+          await runtime.close();
         }
       } catch (error) {
         return toolError(error, env, log);
@@ -152,7 +152,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
         const runtime = await ctx.openRuntime({ createStore: true });
         try {
           const swarm = createSwarm({
-            store: runtime.requireStore(),
+            store: runtime.requireSqliteStore(),
             env,
             clock: runtime.clock,
             redactor: runtimeRedactor(runtime),
@@ -168,7 +168,7 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
                 );
           return jsonResult(lines, { address, notices });
         } finally {
-          runtime.close();
+          await runtime.close();
         }
       } catch (error) {
         return toolError(error, env, log);

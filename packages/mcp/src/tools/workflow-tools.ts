@@ -119,7 +119,7 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
             status: 'running',
           });
         } finally {
-          if (!owned) runtime.close();
+          if (!owned) await runtime.close();
         }
       } catch (error) {
         return toolError(error, env, log);
@@ -148,7 +148,7 @@ export function registerWorkflowTools(server: McpServer, ctx: ToolContext): void
             live: loaded.live,
           });
         } finally {
-          runtime.close();
+          await runtime.close();
         }
       } catch (error) {
         return toolError(error, env, log);

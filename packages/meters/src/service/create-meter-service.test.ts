@@ -203,13 +203,13 @@ describe('meter service: stale hold', () => {
       'is not a valid bullswarm meter reading: windows[0].resetsAt: expected epoch milliseconds',
     );
     // It is in the cache row, so another process (and the next read inside the hold) sees it.
-    expect(store.meters.getCache('grok')?.meterErrorDetail).toBe(stale.meterErrorDetail);
+    expect((await store.meters.getCache('grok'))?.meterErrorDetail).toBe(stale.meterErrorDetail);
     clock.advance(10_000);
     expect(await read()).toEqual(stale);
     clock.set(stale.meterHoldUntil ?? 0);
     await writeFile(meterFile, reading(31, 51));
     expect((await read()).meterErrorDetail).toBeUndefined();
-    expect(store.meters.getCache('grok')?.meterErrorDetail).toBeUndefined();
+    expect((await store.meters.getCache('grok'))?.meterErrorDetail).toBeUndefined();
   });
 
   it('a command failure keeps the command line and stderr, with credential env values redacted', async () => {
@@ -295,7 +295,7 @@ describe('meter service: after a usage limit', () => {
     await writeFile(meterFile, reading(100, 61));
     clock.advance(10_000);
     expect((await read()).status).toBe('cache');
-    service.markUsageLimit('grok', { window: 'five_hour' });
+    await service.markUsageLimit('grok', { window: 'five_hour' });
     const reread = await read();
     expect(reread.status).toBe('live');
     expect(usedOf(reread)).toEqual({ five_hour: 100, weekly: 61 });
@@ -307,7 +307,7 @@ describe('meter service: after a usage limit', () => {
     await writeFile(meterFile, reading(90, 60));
     await read();
     await writeFile(meterFile, reading(70, 60));
-    service.markUsageLimit('grok', { resetsAt: FIVE_H_RESET });
+    await service.markUsageLimit('grok', { resetsAt: FIVE_H_RESET });
     expect(usedOf(await read())).toEqual({ five_hour: 70, weekly: 60 });
   });
 
@@ -316,7 +316,7 @@ describe('meter service: after a usage limit', () => {
     await writeFile(meterFile, reading(90, 60));
     await read();
     await rm(meterFile);
-    const mark = service.markUsageLimit('grok', { window: 'five_hour' });
+    const mark = await service.markUsageLimit('grok', { window: 'five_hour' });
     expect(mark).toEqual({ poolId: 'grok', window: 'five_hour', countsFullUntil: FIVE_H_RESET });
     const meter = await read();
     expect(meter).toMatchObject({ status: 'stale', meterError: 'no meter file', rateLimited: true });
@@ -335,7 +335,7 @@ describe('meter service: after a usage limit', () => {
     await read();
     await rm(meterFile);
     const named = WEEK_RESET + 60_000; // within 10 min of the weekly reset the reading gave
-    expect(service.markUsageLimit('grok', { resetsAt: named })).toEqual({
+    expect(await service.markUsageLimit('grok', { resetsAt: named })).toEqual({
       poolId: 'grok',
       window: 'weekly',
       countsFullUntil: named,
@@ -353,7 +353,7 @@ describe('meter service: after a usage limit', () => {
   it('with no earlier reading, a provider-named reset alone keeps the pool full until then', async () => {
     const { service, read, clock } = await setup();
     const resetsAt = T0 + 90 * 60_000;
-    expect(service.markUsageLimit('grok', { resetsAt })).toEqual({
+    expect(await service.markUsageLimit('grok', { resetsAt })).toEqual({
       poolId: 'grok',
       window: 'five_hour',
       countsFullUntil: resetsAt,
@@ -373,8 +373,8 @@ describe('meter service: after a usage limit', () => {
     await writeFile(meterFile, JSON.stringify({ windows: [{ kind: 'weekly', usedPct: 80 }] }));
     await read();
     await rm(meterFile);
-    expect(service.markUsageLimit('grok', { window: 'weekly' })).toEqual({ poolId: 'grok' });
-    expect(service.markUsageLimit('grok')).toEqual({ poolId: 'grok' });
+    expect(await service.markUsageLimit('grok', { window: 'weekly' })).toEqual({ poolId: 'grok' });
+    expect(await service.markUsageLimit('grok')).toEqual({ poolId: 'grok' });
     const meter = await read();
     expect(meter).toMatchObject({ status: 'stale', meterError: 'no meter file' });
     expect(meter.windows).toEqual([{ kind: 'weekly', usedPct: 80, windowMinutes: 10_080 }]);
@@ -383,7 +383,7 @@ describe('meter service: after a usage limit', () => {
 
   it('with no earlier reading and no reset named, the pool stays unmetered (not full)', async () => {
     const { service, read } = await setup();
-    expect(service.markUsageLimit('grok')).toEqual({ poolId: 'grok' });
+    expect(await service.markUsageLimit('grok')).toEqual({ poolId: 'grok' });
     expect(await read()).toMatchObject({ status: 'unmetered', windows: [], meterError: 'no meter file' });
   });
 
@@ -391,14 +391,14 @@ describe('meter service: after a usage limit', () => {
     const { service, meterFile, read, clock } = await setup();
     await writeFile(meterFile, reading(55, 98));
     await read();
-    expect(service.markUsageLimit('grok')).toEqual({
+    expect(await service.markUsageLimit('grok')).toEqual({
       poolId: 'grok',
       window: 'weekly',
       countsFullUntil: WEEK_RESET,
     });
     // A reset that has already passed is not "known" any more.
     clock.set(WEEK_RESET + 1);
-    expect(service.markUsageLimit('grok', { window: 'five_hour' })).toEqual({ poolId: 'grok' });
+    expect(await service.markUsageLimit('grok', { window: 'five_hour' })).toEqual({ poolId: 'grok' });
   });
 });
 
@@ -414,7 +414,7 @@ describe('meter service: a usage limit on a pool whose meter cannot be read', ()
       const source = src as ConnectorV1MeterSource | undefined;
       expect(await read({ source })).toEqual({ status: 'unmetered', windows: [] });
       const resetsAt = T0 + 30 * 60_000;
-      expect(service.markUsageLimit('grok', { resetsAt })).toEqual({
+      expect(await service.markUsageLimit('grok', { resetsAt })).toEqual({
         poolId: 'grok',
         window: 'five_hour',
         countsFullUntil: resetsAt,
@@ -437,20 +437,20 @@ describe('meter service: a usage limit on a pool whose meter cannot be read', ()
 
   it('with no reset known nothing keeps an unmetered pool out', async () => {
     const { service, read } = await setup();
-    expect(service.markUsageLimit('grok')).toEqual({ poolId: 'grok' });
+    expect(await service.markUsageLimit('grok')).toEqual({ poolId: 'grok' });
     expect(await read({ source: { type: 'none' } })).toEqual({ status: 'unmetered', windows: [] });
   });
 
   it('a manual reading: the limit marked after it lays its full window over it; its reset can come from it', async () => {
     const { store, service, read, clock } = await setup();
-    store.meters.setManual(
+    await store.meters.setManual(
       'grok',
       [{ kind: 'weekly', usedPct: 40, resetsAt: WEEK_RESET, windowMinutes: 10_080 }],
       T0,
     );
     clock.advance(60_000);
     // The notice names the window, the manual reading gives its reset.
-    expect(service.markUsageLimit('grok', { window: 'weekly' })).toEqual({
+    expect(await service.markUsageLimit('grok', { window: 'weekly' })).toEqual({
       poolId: 'grok',
       window: 'weekly',
       countsFullUntil: WEEK_RESET,
@@ -462,7 +462,7 @@ describe('meter service: a usage limit on a pool whose meter cannot be read', ()
     });
     // A manual reading set after the limit is what a person says now: it wins.
     clock.advance(60_000);
-    store.meters.setManual(
+    await store.meters.setManual(
       'grok',
       [{ kind: 'weekly', usedPct: 10, resetsAt: WEEK_RESET, windowMinutes: 10_080 }],
       clock(),
@@ -477,13 +477,13 @@ describe('meter service: a usage limit over a manual reading of a pool read befo
     await writeFile(meterFile, reading(10, 20));
     await read(); // a source reading at T0 in the cache
     clock.advance(60_000);
-    store.meters.setManual(
+    await store.meters.setManual(
       'grok',
       [{ kind: 'weekly', usedPct: 40, resetsAt: WEEK_RESET, windowMinutes: 10_080 }],
       clock(),
     );
     clock.advance(60_000);
-    expect(service.markUsageLimit('grok', { window: 'weekly' })).toEqual({
+    expect(await service.markUsageLimit('grok', { window: 'weekly' })).toEqual({
       poolId: 'grok',
       window: 'weekly',
       countsFullUntil: WEEK_RESET,
@@ -499,7 +499,7 @@ describe('meter service: retained readings', () => {
     await read();
     clock.advance(30_000);
     await read(); // cache
-    expect(store.meters.listReadings('grok')).toEqual([
+    expect(await store.meters.listReadings('grok')).toEqual([
       {
         poolId: 'grok',
         window: 'five_hour',
@@ -526,7 +526,7 @@ describe('meter service: retained readings', () => {
     await read();
     clock.set(T0 + 300_000);
     expect((await read()).status).toBe('live'); // same reading, same source time: not retained twice
-    const weekly = store.meters.listReadings('grok', { window: 'weekly' });
+    const weekly = await store.meters.listReadings('grok', { window: 'weekly' });
     expect(weekly.map((row) => [row.readAt, row.usedPct])).toEqual([
       [T0, 20],
       [sourceTime, 21],
@@ -544,22 +544,22 @@ describe('meter service: retained readings', () => {
       source: 'file',
     });
     const fifteenDays = 15 * 24 * HOUR;
-    store.meters.appendReadings([old(T0 - fifteenDays), old(T0 - 13 * 24 * HOUR)]);
+    await store.meters.appendReadings([old(T0 - fifteenDays), old(T0 - 13 * 24 * HOUR)]);
     await writeFile(meterFile, reading(10, 20));
     await read();
-    expect(store.meters.listReadings('grok', { window: 'weekly' }).map((r) => r.readAt)).toEqual([
+    expect((await store.meters.listReadings('grok', { window: 'weekly' })).map((r) => r.readAt)).toEqual([
       T0 - 13 * 24 * HOUR,
       T0,
     ]);
-    store.meters.appendReadings([old(T0 - fifteenDays)]);
+    await store.meters.appendReadings([old(T0 - fifteenDays)]);
     clock.advance(30 * 60_000);
     await read();
-    expect(store.meters.listReadings('grok', { window: 'weekly' })).toHaveLength(4);
+    expect(await store.meters.listReadings('grok', { window: 'weekly' })).toHaveLength(4);
     clock.advance(30 * 60_000);
     await read();
-    expect(store.meters.listReadings('grok', { window: 'weekly' }).map((r) => r.readAt)).not.toContain(
-      T0 - fifteenDays,
-    );
+    expect(
+      (await store.meters.listReadings('grok', { window: 'weekly' })).map((r) => r.readAt),
+    ).not.toContain(T0 - fifteenDays);
   });
 });
 
@@ -569,7 +569,7 @@ describe('meter service: manual, none and readAll', () => {
     expect(await read({ source: { type: 'none' } })).toEqual({ status: 'unmetered', windows: [] });
     expect(await read({ source: { type: 'manual' } })).toEqual({ status: 'unmetered', windows: [] });
     const windows = [{ kind: 'monthly' as const, usedPct: 12, windowMinutes: 43_200 }];
-    store.meters.setManual('grok', windows, T0 - 5);
+    await store.meters.setManual('grok', windows, T0 - 5);
     expect(await read()).toEqual({ status: 'manual', windows, readAt: T0 - 5 });
     expect(await read({ source: { type: 'manual' } })).toEqual({ status: 'manual', windows, readAt: T0 - 5 });
   });

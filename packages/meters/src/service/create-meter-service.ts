@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import type { ConnectorV1MeterSource } from '@bullswarm/connectors';
 import type { MeterWindow, PoolMeter, WindowKind } from '@bullswarm/pacing';
 import { BURST_BLOCK_PCT } from '@bullswarm/pacing/internal';
-import type { BullswarmStore, MeterCacheEntry, MeterReadingRow } from '@bullswarm/store';
+import type { AsyncMeterLog, MeterCacheEntry, MeterReadingRow } from '@bullswarm/store';
 import { MeterReadError } from '../errors/meter-read-error';
 import { MeterTemplateError } from '../errors/meter-template-error';
 import { DEFAULT_WINDOW_MINUTES } from '../reading/window-kinds';
@@ -14,8 +14,12 @@ import { meterErrorDetail } from './meter-error-detail';
 
 /** Settings of {@link createMeterService}. */
 export interface MeterServiceSettings {
-  /** The store whose meter log holds the cache, the retained readings and manual readings. */
-  readonly store: Pick<BullswarmStore, 'meters'>;
+  /**
+   * The store whose meter log holds the cache, the retained readings and manual readings: the
+   * asynchronous store of either engine (`openHomeStore`), so machines sharing a Postgres store
+   * share their readings.
+   */
+  readonly store: { readonly meters: AsyncMeterLog };
   /** The clock (epoch ms); default `Date.now`. Pass the store's `createClock()` to honour `BULLSWARM_NOW`. */
   readonly clock?: () => number;
   /** How long a reading is reused without touching its source; default 120 s (`[cache]` in `bullswarm pools`). */
@@ -83,9 +87,9 @@ export interface MeterService {
    * fails the limited window counts as full (100%) until its reset — only when the reset is
    * known, from `notice.resetsAt` or an earlier reading.
    */
-  markUsageLimit(poolId: string, notice?: UsageLimitNotice): UsageLimitMark;
+  markUsageLimit(poolId: string, notice?: UsageLimitNotice): Promise<UsageLimitMark>;
   /** Drop retained readings older than the retention; returns how many were dropped. */
-  pruneReadings(): number;
+  pruneReadings(): Promise<number>;
 }
 
 /** The cache entry of a pool whose source failed before it was ever read has this `readAt`. */
@@ -147,7 +151,7 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
   const baseEnv = settings.env ?? process.env;
   let lastPruneAt = Number.NEGATIVE_INFINITY;
 
-  function pruneReadings(): number {
+  function pruneReadings(): Promise<number> {
     const now = clock();
     lastPruneAt = now;
     return meters.pruneReadings(now - retentionMs);
@@ -169,12 +173,17 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     };
   }
 
-  function retain(poolId: string, source: string, windows: readonly MeterWindow[], stampedAt: number): void {
+  async function retain(
+    poolId: string,
+    source: string,
+    windows: readonly MeterWindow[],
+    stampedAt: number,
+  ): Promise<void> {
     const first = windows[0];
     if (!first) return;
-    const already = meters
-      .listReadings(poolId, { window: first.kind, since: stampedAt })
-      .some((row) => row.readAt === stampedAt && row.source === source);
+    const already = (await meters.listReadings(poolId, { window: first.kind, since: stampedAt })).some(
+      (row) => row.readAt === stampedAt && row.source === source,
+    );
     if (already) return;
     const rows: MeterReadingRow[] = windows.map((w) => ({
       poolId,
@@ -185,15 +194,15 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
       readAt: stampedAt,
       source,
     }));
-    meters.appendReadings(rows);
-    if (clock() - lastPruneAt >= pruneIntervalMs) pruneReadings();
+    await meters.appendReadings(rows);
+    if (clock() - lastPruneAt >= pruneIntervalMs) await pruneReadings();
   }
 
   async function readPoolMeter(request: PoolMeterRequest): Promise<PoolMeter> {
     const { poolId } = request;
-    const manual = meters.getManual(poolId);
+    const manual = await meters.getManual(poolId);
     if (manual) {
-      const mark = usageLimitHold(poolId);
+      const mark = await usageLimitHold(poolId);
       const windows =
         mark !== undefined && mark.markedAt >= manual.setAt
           ? [...manual.windows.filter((w) => !mark.windows.some((f) => f.kind === w.kind)), ...mark.windows]
@@ -202,7 +211,7 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     }
     const source = request.source;
     if (!source || source.type === 'none' || source.type === 'manual') {
-      const mark = usageLimitHold(poolId);
+      const mark = await usageLimitHold(poolId);
       if (mark === undefined) return { status: 'unmetered', windows: [] };
       return {
         status: 'stale',
@@ -214,7 +223,7 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
       };
     }
 
-    const cache = meters.getCache(poolId);
+    const cache = await meters.getCache(poolId);
     const now = clock();
     // A cache written by another source type (the pool's meter override changed) is not served
     // fresh and does not hold the new source back; it still serves as the previous good reading.
@@ -257,7 +266,7 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     if (result.kind === 'manual') return { status: 'manual', windows: result.windows, readAt: result.readAt };
 
     const readAt = clock();
-    meters.setCache({
+    await meters.setCache({
       poolId,
       windows: result.windows,
       readAt,
@@ -265,7 +274,7 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
       ...(result.rateLimited === undefined ? {} : { rateLimited: result.rateLimited }),
       failures: 0,
     });
-    retain(poolId, source.type, result.windows, result.readAt ?? readAt);
+    await retain(poolId, source.type, result.windows, result.readAt ?? readAt);
     return {
       status: 'live',
       windows: result.windows,
@@ -279,8 +288,10 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
    * manual one): what `markUsageLimit` wrote, while its reset is ahead. Undefined when nothing
    * (or nothing with a known reset) is marked.
    */
-  function usageLimitHold(poolId: string): { windows: MeterWindow[]; markedAt: number } | undefined {
-    const cache = meters.getCache(poolId);
+  async function usageLimitHold(
+    poolId: string,
+  ): Promise<{ windows: MeterWindow[]; markedAt: number } | undefined> {
+    const cache = await meters.getCache(poolId);
     if (cache === undefined || cache.forceReread !== true || cache.rateLimited !== true) return undefined;
     const now = clock();
     const windows = cache.windows.filter(
@@ -289,14 +300,14 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
     return windows.length === 0 ? undefined : { windows, markedAt: cache.readAt };
   }
 
-  function recordFailure(
+  async function recordFailure(
     poolId: string,
     sourceType: string,
     error: MeterReadError,
     env: MeterReadContext['env'],
-  ): PoolMeter {
+  ): Promise<PoolMeter> {
     // Re-read: another process may have written the cache while this one was polling.
-    const cache = meters.getCache(poolId);
+    const cache = await meters.getCache(poolId);
     const now = clock();
     const failures = (cache?.failures ?? 0) + 1;
     const failure = {
@@ -310,24 +321,24 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
           // right after the pool's meter source was changed).
           { ...cache, source: sourceType, ...failure, failures, forceReread: false }
         : { poolId, windows: [], readAt: NEVER_READ_AT, source: sourceType, ...failure, failures };
-    meters.setCache(entry);
+    await meters.setCache(entry);
     return held(entry);
   }
 
-  function markUsageLimit(poolId: string, notice: UsageLimitNotice = {}): UsageLimitMark {
+  async function markUsageLimit(poolId: string, notice: UsageLimitNotice = {}): Promise<UsageLimitMark> {
     const now = clock();
-    const cache = meters.getCache(poolId);
+    const cache = await meters.getCache(poolId);
     const hasReading = cache !== undefined && cache.readAt !== NEVER_READ_AT;
     const windows = hasReading ? cache.windows : [];
     // A pool read by hand (a manual reading newer than any source reading: the one readPoolMeter
     // serves) has it as the earlier reading that may give the reset, and the mark is stamped now,
     // so the overlay knows it came after that manual reading.
-    const manual = meters.getManual(poolId);
+    const manual = await meters.getManual(poolId);
     const readByHand = manual !== undefined && (!hasReading || manual.setAt >= cache.readAt);
     const earlier = readByHand ? manual.windows : windows;
     const limited = limitedWindow(earlier, notice, now);
     if (!limited) {
-      meters.forceReread(poolId); // no known reset: only the forced re-read; nothing keeps the pool out
+      await meters.forceReread(poolId); // no known reset: only the forced re-read; nothing keeps the pool out
       return { poolId };
     }
     const existing = earlier.find((w) => w.kind === limited.kind);
@@ -342,7 +353,7 @@ export function createMeterService(settings: MeterServiceSettings): MeterService
       : existing
         ? windows.map((w) => (w === existing ? full : w))
         : [...windows, full];
-    meters.setCache({
+    await meters.setCache({
       poolId,
       windows: nextWindows,
       readAt: hasReading && !readByHand ? cache.readAt : now,

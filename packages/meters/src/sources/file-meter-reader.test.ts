@@ -62,7 +62,7 @@ describe('manual and none readers', () => {
   it('manual: the hand-set reading, or unmetered when none is set', async () => {
     const windows = [{ kind: 'weekly' as const, usedPct: 12, windowMinutes: 10_080 }];
     const meters = {
-      getManual: (poolId: string) => (poolId === 'grok' ? { windows, setAt: 42 } : undefined),
+      getManual: async (poolId: string) => (poolId === 'grok' ? { windows, setAt: 42 } : undefined),
     };
     const reader = createManualMeterReader();
     expect(await reader.read(readContext({ poolId: 'grok', meters }))).toEqual({

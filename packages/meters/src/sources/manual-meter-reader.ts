@@ -2,13 +2,13 @@ import type { MeterReadContext, MeterReader, MeterReadResult } from './meter-rea
 
 /**
  * The `manual` source: the reading a person set with `bullswarm meters set` (the store's
- * `MeterLog.getManual`); unmetered while none is set, or when the context has no store.
+ * `AsyncMeterLog.getManual`); unmetered while none is set, or when the context has no store.
  */
 export function createManualMeterReader(): MeterReader {
   return {
     sourceType: 'manual',
     async read(context: MeterReadContext): Promise<MeterReadResult> {
-      const manual = context.meters?.getManual(context.poolId);
+      const manual = await context.meters?.getManual(context.poolId);
       if (!manual) return { kind: 'unmetered' };
       return { kind: 'manual', windows: manual.windows, readAt: manual.setAt };
     },

@@ -1,6 +1,6 @@
 import type { ConnectorV1MeterSourceType } from '@bullswarm/connectors';
 import type { MeterWindow } from '@bullswarm/pacing';
-import type { MeterLog } from '@bullswarm/store';
+import type { AsyncMeterLog } from '@bullswarm/store';
 import type { ParsedMeterReading } from '../reading/parse-meter-reading';
 
 /**
@@ -37,7 +37,7 @@ export interface MeterReadContext {
   /** The clock (epoch ms). */
   readonly now: () => number;
   /** The store's meter log, for `manual` sources. */
-  readonly meters?: Pick<MeterLog, 'getManual'>;
+  readonly meters?: Pick<AsyncMeterLog, 'getManual'>;
   /** Aborts an in-flight read (HTTP request, command). */
   readonly signal?: AbortSignal;
 }

@@ -119,6 +119,11 @@ export interface AsyncBullswarmStore extends AsyncStoreBooks {
   readonly location: string;
   /** This machine's id in the store (see `resolveHostId`). */
   readonly hostId: string;
+  /**
+   * Opened where it cannot be written (SQLite: a read-only home, see `openStore`): reads work, a
+   * write fails naming the database. Always false on Postgres (its permissions are the server's).
+   */
+  readonly readOnly: boolean;
   /** The SQL layer, for bullswarm packages' own tables (see `engine/sql-session.ts`). */
   readonly sql: SqlEngine;
   /**
@@ -136,6 +141,15 @@ export interface AsyncBullswarmStore extends AsyncStoreBooks {
   migrationStatus(): Promise<MigrationStatus>;
   /** Apply every pending step of the registered namespaces (what `bullswarm store migrate` runs). */
   migrate(): Promise<AppliedMigration[]>;
+  /**
+   * A version that changes when another connection commits a write: poll it to learn that the
+   * store changed (the dashboard's live updates), without reading any table. SQLite: the file's
+   * `PRAGMA data_version` (any other process's commit). Postgres: the server's next transaction id
+   * (`txid_snapshot_xmax`), which moves with every write transaction on the server — every
+   * bullswarm host's, and also other databases' on a shared server (a page then fetches again
+   * more often than needed, never less). One cheap statement; no trigger, nothing added to writes.
+   */
+  changeVersion(): Promise<string>;
   /** Stop the heartbeat and close the connection or pool; idempotent. */
   close(): Promise<void>;
 }

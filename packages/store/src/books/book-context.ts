@@ -8,6 +8,12 @@ export interface BookContext {
   /** SIGTERM → SIGKILL grace when a reap ends an orphaned worker group of this host. */
   readonly orphanGraceMs: number;
   readonly heartbeat: StoreHeartbeat;
+  /**
+   * The store cannot be written (SQLite opened read-only, see `openStore`): the writes that only
+   * keep a cache or tidy up (meter cache and readings, probe results, reaping) are skipped, as the
+   * synchronous store's `writeIfWritable` does; every other write fails naming the database.
+   */
+  readonly readOnly: boolean;
   /** A pid's start time (this process's is read once). */
   startTimeOf(pid: number): string | undefined;
 }

@@ -191,6 +191,11 @@ export class LedgerBook implements AsyncInflightLedger {
       else if (verdict === 'stale') stale.push(row);
     }
     if (dead.length === 0 && stale.length === 0) return { alive: rows, removed: 0 };
+    if (this.context.readOnly) {
+      // A read-only store cannot reap: the entries of dead dispatchers and silent hosts are left out instead.
+      const out = new Set([...dead, ...stale].map((row) => row.id));
+      return { alive: rows.filter((row) => !out.has(row.id)), removed: 0 };
+    }
     const gone = new Set<string>();
     for (const row of dead) {
       await this.sql.exec('DELETE FROM inflight WHERE id = ?', [row.id], { idempotent: true });

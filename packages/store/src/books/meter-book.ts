@@ -48,7 +48,11 @@ const UPSERT_CACHE = `INSERT INTO meter_cache (pool, windows, read_at, source, r
  * in one transaction (all or none).
  */
 export class MeterBook implements AsyncMeterLog {
-  constructor(private readonly sql: SqlSession) {}
+  /** @param readOnly the store cannot be written: readings, the cache and pruning are not kept (reads work). */
+  constructor(
+    private readonly sql: SqlSession,
+    private readonly readOnly = false,
+  ) {}
 
   async appendReadings(rows: readonly MeterReadingRow[]): Promise<void> {
     const op = 'meters.appendReadings';
@@ -64,7 +68,8 @@ export class MeterBook implements AsyncMeterLog {
         requireString(op, field('source'), row.source),
       ];
     });
-    if (values.length === 0) return;
+    // Observations: on a read-only store they are not kept (the command still shows them).
+    if (values.length === 0 || this.readOnly) return;
     await this.sql.transaction(
       async (tx) => {
         for (const value of values) {
@@ -109,6 +114,7 @@ export class MeterBook implements AsyncMeterLog {
 
   async pruneReadings(before: number): Promise<number> {
     const bound = requireTime('meters.pruneReadings', 'before', before);
+    if (this.readOnly) return 0;
     return (
       await this.sql.exec('DELETE FROM meter_readings WHERE read_at < ?', [bound], { idempotent: true })
     ).changes;
@@ -134,6 +140,7 @@ export class MeterBook implements AsyncMeterLog {
   async setCache(entry: MeterCacheEntry): Promise<void> {
     const op = 'meters.setCache';
     const failures = requireNumber(op, 'failures', entry.failures);
+    if (this.readOnly) return; // a cache: not kept on a read-only store
     await this.sql.exec(
       UPSERT_CACHE,
       [

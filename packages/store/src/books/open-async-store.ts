@@ -142,8 +142,10 @@ async function open(
     }
   }
   const rules: LivenessRules = { hostId, ttlMs: settings.ttlMs, now: options.clock ?? Date.now };
+  const readOnly = embedded?.readOnly === true;
   const context: BookContext = {
     rules,
+    readOnly,
     orphanGraceMs,
     startTimeOf: startTimeReader(),
     heartbeat: new StoreHeartbeat(settings, async () => {
@@ -154,8 +156,8 @@ async function open(
   const bind = (session: SqlSession): AsyncStoreBooks => ({
     ledger: new LedgerBook(session, context),
     runs: new RunBook(session),
-    meters: new MeterBook(session),
-    probes: new ProbeBook(session),
+    meters: new MeterBook(session, readOnly),
+    probes: new ProbeBook(session, readOnly),
     claims: new ClaimRegistry(session, context),
   });
   const books = bind(engine);
@@ -175,6 +177,7 @@ async function open(
     engine: options.target.engine,
     location: engine.location,
     hostId,
+    readOnly,
     sql: engine,
     heartbeat: {
       settings,
@@ -216,6 +219,16 @@ async function open(
           applied.push({ namespace, version: v });
       }
       return applied;
+    },
+    async changeVersion() {
+      if (options.target.engine === 'sqlite') {
+        const row = await engine.get<{ data_version: number }>('PRAGMA data_version');
+        return `sqlite:${row?.data_version ?? 0}`;
+      }
+      const row = await engine.get<{ v: string }>(
+        'SELECT txid_snapshot_xmax(txid_current_snapshot())::text AS v',
+      );
+      return `postgres:${row?.v ?? 0}`;
     },
     async close() {
       if (closed) return;

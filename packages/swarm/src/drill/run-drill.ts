@@ -73,7 +73,7 @@ export async function runDrill(options: RunDrillOptions = {}): Promise<DrillRepo
   const runtime = await openRuntime({ home, env: baseEnv, createStore: true, userHome: home });
   let passed = false;
   try {
-    const swarm = createSwarm({ store: runtime.requireStore(), env: baseEnv, clock: runtime.clock });
+    const swarm = createSwarm({ store: runtime.requireSqliteStore(), env: baseEnv, clock: runtime.clock });
     const report = await drill({ dir, home, plan, planDoc, runtime, swarm, baseEnv, lanesDir, say, steps });
     passed = true;
     return report;

@@ -35,7 +35,7 @@ async function setup() {
   });
   const runtime = await openRuntime({ home, env: {}, createStore: true, userHome: dir });
   runtimes.push(runtime);
-  const swarm = createSwarm({ store: runtime.requireStore(), env: {}, clock: runtime.clock });
+  const swarm = createSwarm({ store: runtime.requireSqliteStore(), env: {}, clock: runtime.clock });
   const { plan } = createRepo(join(dir, 'repo'));
   const checkout = join(dir, 'wt-cli');
   git(plan.repo, ['worktree', 'add', '-q', '-b', 'lane/cli', checkout]);

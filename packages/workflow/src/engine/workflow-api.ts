@@ -154,7 +154,7 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
     concurrency,
     ...(workerPool === undefined ? {} : { workerPool }),
   });
-  const claim = claimRun(runtime.requireStore(), runId);
+  const claim = await claimRun(await runtime.requireStore(), runId);
   let runner: WorkflowRunner;
   try {
     writeFileAtomic(paths.statePath, `${redact.text(JSON.stringify(state))}\n`);
@@ -167,7 +167,7 @@ export async function startWorkflow(options: StartWorkflowOptions): Promise<Work
       options,
     );
   } catch (error) {
-    claim.release();
+    await claim.release();
     throw error;
   }
   return runner.run('start', claim);
@@ -185,10 +185,10 @@ interface DrivableRun extends LoadedRun {
  * `run-busy`), then read again, so the state driven is the one the previous owner left — never a
  * copy read before another process drove the run.
  */
-function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string): DrivableRun {
+async function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string): Promise<DrivableRun> {
   checkRunSettings(runtime);
   assertNotViewOnly(loadRun(runtime.home.workflowsDir, runId), verb);
-  const claim = claimRun(runtime.requireStore(), runId);
+  const claim = await claimRun(await runtime.requireStore(), runId);
   try {
     const loaded = loadRun(runtime.home.workflowsDir, runId);
     assertNotViewOnly(loaded, verb);
@@ -217,7 +217,7 @@ function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string):
     cleanRunDir(loaded.paths);
     return { ...loaded, record, claim };
   } catch (error) {
-    claim.release();
+    await claim.release();
     throw error;
   }
 }
@@ -226,7 +226,7 @@ function openForDriving(runtime: BullswarmRuntime, runId: string, verb: string):
  * Removes what a killed driver left in a run folder, once the run is claimed (so no live writer
  * can own it): temp files of atomic writes that never got renamed (`.state.json.<pid>.….tmp`,
  * `.report.json.…`), and `owner.json` of the file-based owner claim of earlier bullswarm versions
- * (the claim is now a `workflow_owners` row, see run-owner.ts).
+ * (the claim is now a row of the store's claims, see run-owner.ts).
  */
 function cleanRunDir(paths: RunPaths): void {
   removeStaleTempFiles(paths.statePath);
@@ -265,7 +265,7 @@ function reconcile(state: RunState): void {
  */
 export async function resumeWorkflow(options: ResumeWorkflowOptions): Promise<WorkflowRunResult> {
   const { runtime } = options;
-  const loaded = openForDriving(runtime, options.runId, 'resumed');
+  const loaded = await openForDriving(runtime, options.runId, 'resumed');
   const selection = new Set<string>();
   for (const step of loaded.state.steps) {
     if (step.status === 'ok') continue;
@@ -276,7 +276,7 @@ export async function resumeWorkflow(options: ResumeWorkflowOptions): Promise<Wo
 }
 
 /** Drives a claimed run over `selection` (the claim is released at the end, or now on an error). */
-function driveClaimed(
+async function driveClaimed(
   loaded: DrivableRun,
   selection: Set<string>,
   options: WorkflowRunOptions,
@@ -293,7 +293,7 @@ function driveClaimed(
       options,
     );
   } catch (error) {
-    loaded.claim.release();
+    await loaded.claim.release();
     throw error;
   }
   return runner.run(mode, loaded.claim);
@@ -308,7 +308,7 @@ function driveClaimed(
  */
 export async function restartWorkflowStep(options: RestartWorkflowStepOptions): Promise<WorkflowRunResult> {
   const { runtime } = options;
-  const loaded = openForDriving(runtime, options.runId, 'restarted');
+  const loaded = await openForDriving(runtime, options.runId, 'restarted');
   let selection: Set<string>;
   try {
     const target = loaded.state.steps.find((step) => step.id === options.stepId);
@@ -323,9 +323,7 @@ export async function restartWorkflowStep(options: RestartWorkflowStepOptions): 
       });
     }
     const pool =
-      options.workerPool === undefined
-        ? undefined
-        : resolveWorkerPool(runtime, options.workerPool);
+      options.workerPool === undefined ? undefined : resolveWorkerPool(runtime, options.workerPool);
     resetStep(target);
     if (pool === undefined) delete target.pin;
     else target.pin = { poolId: pool, source: 'step-restart' };
@@ -347,7 +345,7 @@ export async function restartWorkflowStep(options: RestartWorkflowStepOptions): 
       }
     }
   } catch (error) {
-    loaded.claim.release();
+    await loaded.claim.release();
     throw error;
   }
   return driveClaimed(loaded, selection, options, 'restart');

@@ -211,7 +211,7 @@ export class WorkflowRunner implements RunContext {
     } finally {
       this.options.signal?.removeEventListener('abort', onAbort);
       await this.log?.close().catch(() => {});
-      claim.release();
+      await claim.release();
     }
   }
 

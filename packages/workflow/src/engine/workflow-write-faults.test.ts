@@ -10,9 +10,9 @@ import { resumeWorkflow } from './workflow-api';
 
 // The test-only write-fault injector (packages/connectors/src/files/write-fault.ts) stands in for a
 // full disk here; apps/cli/test/disk-faults.test.ts makes a real full and read-only file system.
-afterEach(() => {
+afterEach(async () => {
   delete process.env[WRITE_FAULT_VARIABLE];
-  closeWorkflowFixtures();
+  await closeWorkflowFixtures();
 });
 
 const PROGRAM = {

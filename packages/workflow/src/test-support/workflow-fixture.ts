@@ -3,7 +3,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BullswarmRuntime, openRuntime } from '@bullswarm/dispatch';
-import { nowEnv, type TestPool, type TestWindow, writeTestHome } from '@bullswarm/test-support';
+import {
+  createTestDatabase,
+  nowEnv,
+  type TestPool,
+  type TestWindow,
+  writeTestHome,
+} from '@bullswarm/test-support';
+import { inject } from 'vitest';
 import type { WorkflowRunResult } from '../engine/run-options';
 import { type StartWorkflowOptions, startWorkflow } from '../engine/workflow-api';
 import { validateProgram } from '../program/validate-program';
@@ -11,6 +18,13 @@ import type { WorkflowProgram } from '../program/workflow-program';
 import { readEvents } from '../state/event-log';
 import { runPaths } from '../state/run-paths';
 import type { WorkflowEvent } from '../state/workflow-event';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The Postgres server of this run (tooling/test-support/src/postgres-setup.ts; empty: none). */
+    pgUrl: string;
+  }
+}
 
 /** The frozen "now" of workflow tests (BULLSWARM_NOW for bullswarm and the sims). */
 export const TEST_NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -48,10 +62,22 @@ export interface WorkflowFixture {
   gitInit(): void;
   /** Another runtime on the same home. */
   openAnother(): Promise<BullswarmRuntime>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 const fixtures: WorkflowFixture[] = [];
+
+let engine: 'sqlite' | 'postgres' = 'sqlite';
+
+/**
+ * Puts the stores of this test file's fixtures on `which`: a `<name>.postgres.test.ts` file calls
+ * it and then imports `<name>.test.ts`, so the same suite runs on both engines. On Postgres each
+ * fixture gets a database of its own (`BULLSWARM_STORE_URL` in its env, so every runtime, child
+ * process and agent of the fixture shares it).
+ */
+export function useWorkflowStoreEngine(which: 'sqlite' | 'postgres'): void {
+  engine = which;
+}
 
 /**
  * Creates a fixture over a home with `pools` (sim pools without windows get {@link HALF_WEEK});
@@ -72,10 +98,12 @@ export async function createWorkflowFixture(
     ),
   });
   const simLog = join(root, 'sim.log');
+  const database = engine === 'postgres' ? await createTestDatabase(inject('pgUrl')) : undefined;
   const env: Record<string, string> = {
     ...nowEnv(TEST_NOW),
     BULLSWARM_SIM_LOG: simLog,
     BULLSWARM_HOME: home,
+    ...(database === undefined ? {} : { BULLSWARM_STORE_URL: database.url }),
     ...extraEnv,
   };
   const runtime = await openRuntime({ home, env, createStore: true });
@@ -120,8 +148,9 @@ export async function createWorkflowFixture(
       git('commit', '-q', '-m', 'init');
     },
     openAnother: () => openRuntime({ home, env, createStore: true }),
-    close: () => {
-      runtime.close();
+    close: async () => {
+      await runtime.close();
+      await database?.drop();
       rmSync(root, { recursive: true, force: true });
     },
   };
@@ -130,8 +159,8 @@ export async function createWorkflowFixture(
 }
 
 /** Closes every fixture created so far. */
-export function closeWorkflowFixtures(): void {
-  for (const fixture of fixtures.splice(0)) fixture.close();
+export async function closeWorkflowFixtures(): Promise<void> {
+  for (const fixture of fixtures.splice(0)) await fixture.close();
 }
 
 /** The most units in flight at once, from `unit.started` / `unit.finished` events (by seq, not by time). */

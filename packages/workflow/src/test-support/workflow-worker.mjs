@@ -24,7 +24,7 @@ if (mode === 'live') {
     onEvent: (_event, state) => view.update(state),
   });
   view.finish(result.state);
-  runtime.close();
+  await runtime.close();
   process.exit(0);
 } else if (mode === 'start') {
   const { program } = engine.loadProgramFile(arg);
@@ -33,4 +33,4 @@ if (mode === 'live') {
   result = await engine.resumeWorkflow({ runtime, runId: arg, onEvent });
 }
 process.stdout.write(`done ${result.exitCode}\n`);
-runtime.close();
+await runtime.close();

@@ -62,7 +62,7 @@ export async function withSwarm<T>(
   try {
     return await withRuntime(context, { createStore: true }, async (runtime) => {
       const swarm = createSwarm({
-        store: runtime.requireStore(),
+        store: runtime.requireSqliteStore(),
         env: context.io.env,
         clock: runtime.clock,
         // Notices, escalations and journal entries: the process's and every pool's credential values.

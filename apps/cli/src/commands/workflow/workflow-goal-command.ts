@@ -117,7 +117,7 @@ export async function workflowGoalCommand(
       }),
     );
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }
 

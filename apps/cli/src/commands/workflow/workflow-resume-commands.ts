@@ -49,7 +49,7 @@ export async function workflowResumeCommand(
       workflow.resumeWorkflow({ ...runOptions, runtime, runId }),
     );
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }
 
@@ -73,6 +73,6 @@ export async function workflowRestartCommand(
       }),
     );
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }

@@ -19,7 +19,7 @@ export async function workflowValidateCommand(
   try {
     names = runtime.home.exists() ? homeValidationNames(runtime) : undefined;
   } finally {
-    runtime.close();
+    await runtime.close();
   }
   const result = validateProgramFile(resolve(context.io.cwd, file), names ?? {});
   if (options.json) {

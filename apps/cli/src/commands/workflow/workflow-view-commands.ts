@@ -16,7 +16,7 @@ export async function workflowListCommand(
   try {
     rows = listRuns(runtime.home.workflowsDir);
   } finally {
-    runtime.close();
+    await runtime.close();
   }
   if (options.json) {
     printJson(
@@ -78,7 +78,7 @@ export async function workflowShowCommand(
       context.io.out(`(saved by engine ${loaded.state.engineVersion}: view-only, it cannot be resumed)\n`);
     }
   } finally {
-    runtime.close();
+    await runtime.close();
   }
 }
 
@@ -110,7 +110,7 @@ export async function workflowWatchCommand(context: CommandContext, runId: strin
     if (runOutcome(loaded.state, loaded.live) !== 'ok') throw new CliExit(EXIT.failed);
   } finally {
     process.removeListener('SIGINT', stop);
-    runtime.close();
+    await runtime.close();
   }
 }
 
