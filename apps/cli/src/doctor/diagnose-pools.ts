@@ -87,7 +87,7 @@ export async function diagnosePools(
   const snapshots = await buildPoolSnapshots(runtime);
   const views = buildPoolViews(snapshots, { inflightPenaltyPct: runtime.state.config.inflightPenaltyPct });
   const records = listRunRecords(runtime.home.home, 50);
-  const store = runtime.requireStore();
+  const store = await runtime.requireStore();
   const pools = await Promise.all(
     views.map(async (view): Promise<PoolDiagnosis> => {
       const detail = snapshots.details.get(view.id)!;
@@ -114,7 +114,7 @@ export async function diagnosePools(
               timeoutSec,
             );
       const meter = meterCheck(view, detail);
-      const lastRun = lastRunOf(view.id, store.runs.list({ poolId: view.id, limit: 1 })[0], records);
+      const lastRun = lastRunOf(view.id, (await store.runs.list({ poolId: view.id, limit: 1 }))[0], records);
 
       const problems: string[] = [];
       if (view.problem !== null) problems.push(view.problem);
