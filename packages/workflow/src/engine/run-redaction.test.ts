@@ -62,7 +62,12 @@ describe("an agent's secrets stay out of the run's files", () => {
           prompt: `facts [sim:json,value={"x":"${LEAK}"},stderr=${LEAK}]`,
           outputSchema: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] },
         },
-        { id: 'answer', prompt: `say [sim:ok,answer=${LEAK},stderr=${LEAK}]` },
+        {
+          id: 'answer',
+          prompt: `say [sim:ok,answer=${LEAK},stderr=${LEAK}]`,
+          // A gate whose output carries them too (its log is a file of the home).
+          gate: [process.execPath, '-e', `console.log(${JSON.stringify(LEAK)})`],
+        },
         { id: 'crash', prompt: `die [sim:crash,message=${LEAK}]`, retryAttempts: 0 },
       ],
     };
@@ -82,6 +87,7 @@ describe("an agent's secrets stay out of the run's files", () => {
     const files = filesUnder(runDir);
     expect(files.some((file) => file.includes('/attempts/'))).toBe(true);
     expect(files.some((file) => file.includes('/candidates/data/'))).toBe(true);
+    expect(files.some((file) => file.includes('/gates/'))).toBe(true);
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       for (const secret of ALL) expect(text, `${file}: ${secret}`).not.toContain(secret);

@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
+import type { Redactor } from '@bullswarm/connectors/redact';
 import { DEFAULT_GATE_TIMEOUT_SEC, runGate } from '@bullswarm/dispatch';
 import type { StepGate } from '../program/workflow-program';
+import { redactFile } from '../state/redact-files';
 import type { RunPaths } from '../state/run-paths';
 
 /** What a step's gate run came to, and where its output is. */
@@ -26,6 +28,8 @@ export async function runStepGate(options: {
   readonly action: string;
   readonly attempt: number;
   readonly signal?: AbortSignal;
+  /** The run's redactor: the log is a file of the home, redacted once the gate has ended. */
+  readonly redact?: Redactor;
 }): Promise<StepGateResult> {
   const { gate } = options;
   const logFile = join(options.paths.gatesDir, `${options.action}-${options.attempt}.log`);
@@ -37,5 +41,6 @@ export async function runStepGate(options: {
     env: { BULLSWARM_WORKFLOW_RUN: options.runId, BULLSWARM_WORKFLOW_STEP: options.stepId },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
+  if (options.redact !== undefined) redactFile(logFile, options.redact);
   return { ok: result.ok, exitCode: result.exitCode, why: result.why, tail: result.tail, logFile };
 }

@@ -131,6 +131,7 @@ export class UnitExecutor {
             action: unit.action,
             attempt: unit.attempts.length,
             signal: this.ctx.signal,
+            redact: this.ctx.redact,
           });
           await this.tracker.absorb();
           this.ctx.emit({

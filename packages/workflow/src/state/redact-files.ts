@@ -26,12 +26,25 @@ export function redactFilesUnder(dir: string, redact: Redactor): string[] {
       rewritten.push(...redactFilesUnder(path, redact));
       continue;
     }
-    if (!entry.isFile() || statSync(path).size > MAX_REDACTED_BYTES) continue;
-    const text = readFileSync(path, 'utf8');
-    const clean = redact.text(text);
-    if (clean === text) continue;
-    writeFileAtomic(path, clean);
-    rewritten.push(path);
+    if (entry.isFile() && redactFile(path, redact)) rewritten.push(path);
   }
   return rewritten;
+}
+
+/**
+ * Rewrites one file with its secrets redacted (atomically, 0600) when it carries any; returns
+ * whether it did. A missing or very large file is left as it is.
+ */
+export function redactFile(path: string, redact: Redactor): boolean {
+  let text: string;
+  try {
+    if (statSync(path).size > MAX_REDACTED_BYTES) return false;
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return false;
+  }
+  const clean = redact.text(text);
+  if (clean === text) return false;
+  writeFileAtomic(path, clean);
+  return true;
 }
