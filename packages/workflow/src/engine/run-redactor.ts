@@ -8,6 +8,9 @@ import { type BullswarmRuntime, runtimeRedactor } from '@bullswarm/dispatch';
  * schema data, or an `--input` value, that carries a secret is written as `[redacted <kind>]`.
  * (Attempt transcripts are redacted as they are written, by dispatch's attempt-output writer.)
  */
-export function runRedactor(runtime: Pick<BullswarmRuntime, 'env' | 'state'>): Redactor {
+export function runRedactor(
+  runtime: Pick<BullswarmRuntime, 'env' | 'state'> &
+    Partial<Pick<BullswarmRuntime, 'connectors' | 'home' | 'userHome'>>,
+): Redactor {
   return runtimeRedactor(runtime);
 }
