@@ -101,6 +101,29 @@ function addPoolSecrets(
 }
 
 /**
+ * Adds each pool's connector account environment (what its agent starts with, e.g. a config
+ * directory or a token variable the manifest sets) to what the command's output redacts.
+ */
+function addConnectorSecrets(context: CommandContext, runtime: BullswarmRuntime): void {
+  if (context.io.addSecretEnv === undefined) return;
+  for (const pool of runtime.state.pools) {
+    const connector = runtime.connectors.get(pool.connector);
+    if (connector === undefined) continue;
+    try {
+      context.io.addSecretEnv(
+        connector.accountEnv({
+          account: pool.account ?? 'default', // DEFAULT_ACCOUNT of @bullswarm/connectors
+          bullswarmHome: runtime.home.home,
+          userHome: runtime.userHome,
+        }),
+      );
+    } catch {
+      // a template the connector cannot render: the command that uses the pool says so
+    }
+  }
+}
+
+/**
  * Opens the runtime (home, config files, connectors, store, meters) of one command. Imported
  * lazily: a command that needs none of it never loads SQLite or the connectors.
  *
@@ -123,6 +146,7 @@ export async function openCliRuntime(
     ...(options.createStore ? { createStore: true } : {}),
   });
   addPoolSecrets(context, () => runtime.state.pools);
+  addConnectorSecrets(context, runtime);
   await warnOpenHome(context, runtime.home.home);
   if (options.createStore && runtime.store?.readOnly) {
     // A command that records its work cannot run on a read-only home: said before anything starts.
