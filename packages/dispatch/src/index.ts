@@ -113,7 +113,6 @@ export {
   type PoolViewModel,
   type PoolViewSpentWindow,
   type PoolViewWindow,
-  pinnedUnusable,
   poolMeterRequest,
   type RoutedTask,
   type RouteTaskOptions,

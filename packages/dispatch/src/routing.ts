@@ -22,7 +22,6 @@ export {
 export { noPoolKind } from './route/no-pool-kind';
 export {
   callerProblem,
-  pinnedUnusable,
   type RoutedTask,
   type RouteTaskOptions,
   routeOverSnapshots,

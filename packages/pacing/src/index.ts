@@ -15,11 +15,13 @@ export { type StallThreshold, stallThresholdMinutes } from './stall';
 export {
   type CandidateRow,
   type EffortTier,
+  type ExcludedPool,
   type InflightRecord,
   LANES,
   type Lane,
   type MeterStatus,
   type MeterWindow,
+  type NoPoolKind,
   type PacingWindowKind,
   type PinSource,
   type PoolMeter,

@@ -75,6 +75,7 @@ export {
   validateRouteInput,
   validateTaskAndSettings,
 } from './route';
+export { noPoolKindOf } from './route/no-pool-kind';
 export {
   formatAssignmentClause,
   formatBurstGatedSuffix,

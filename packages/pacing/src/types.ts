@@ -160,6 +160,17 @@ export interface TaskRoute {
 }
 
 /**
+ * Why no pool can take a task (`noPoolKindOf` of `@bullswarm/pacing/internal` decides it from the
+ * rejections, for every decision):
+ * - `quota`: a pool that could run it is spent or draining, and none was left out by the caller;
+ * - `no-eligible-pool`: nothing passes the task's own filters (disabled, lane, capability, tier
+ *   model, route, pin; or no pools at all): waiting does not help;
+ * - `unavailable`: something of this moment keeps pools out (the caller, a failed probe, a
+ *   sign-in failure's credential group, a missing connector).
+ */
+export type NoPoolKind = 'quota' | 'unavailable' | 'no-eligible-pool';
+
+/**
  * Who pinned a task to one pool: the `operator` (a front end's pin option, e.g. the CLI's
  * `run --worker-pool`), a `step-restart` naming a pool, or a `gate-retry` (the same pool again).
  * The reason line says it: `pinned to <pool> (<shownAs>)`, `(step restart)`, `(the same pool (gate retry))`.
@@ -178,6 +189,14 @@ export interface TaskPin {
   readonly shownAs?: string;
 }
 
+/** A pool a task leaves out of its picks, with why (see {@link RouteTask.excludedPools}). */
+export interface ExcludedPool {
+  readonly poolId: string;
+  readonly reason: string;
+  /** Also keeps out a pin on this pool. */
+  readonly evenPinned?: boolean;
+}
+
 /** A unit of work to place. */
 export interface RouteTask {
   readonly lane: Lane;
@@ -185,8 +204,13 @@ export interface RouteTask {
   readonly capabilities?: readonly string[];
   readonly route?: TaskRoute;
   readonly pin?: TaskPin;
-  /** Pools left out of this pick, with why (an auth failure's credential group, a failed probe, the caller). */
-  readonly excludedPools?: readonly { readonly poolId: string; readonly reason: string }[];
+  /**
+   * Pools left out of this pick, with why (an auth failure's credential group, a failed probe, the
+   * caller). A pin skips them (the operator chose the pool) unless `evenPinned`: the pool cannot
+   * run anything now (its connector is missing, it is the caller, its free-model probe failed), so
+   * a pin on it is no pick either — `pinned to <pool> (<source>): <reason>`, `unavailable`.
+   */
+  readonly excludedPools?: readonly ExcludedPool[];
   /**
    * `single-run`: a draining pool goes last. `workflow-step`: a draining pool is never given the
    * step unless pinned.
@@ -325,11 +349,8 @@ export interface RouteDecision {
   readonly candidates: readonly CandidateRow[];
   /** Pools that could not take the task, with why. */
   readonly rejected: readonly PoolRejection[];
-  /**
-   * When nothing was chosen: `quota` when every reason is a usage limit (or nearly spent),
-   * else `unavailable`.
-   */
-  readonly noPoolKind?: 'quota' | 'unavailable';
+  /** When nothing was chosen: why — `quota`, `no-eligible-pool` or `unavailable` (see {@link NoPoolKind}). */
+  readonly noPoolKind?: NoPoolKind;
   /** When nothing was chosen: the earliest known return among the rejected pools (epoch ms). */
   readonly backAt?: number;
   /** The `forecast:` line printed under a dry run for the chosen pool. */

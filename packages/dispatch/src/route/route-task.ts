@@ -1,11 +1,10 @@
 import {
   chooseRoute,
-  type PoolRejection,
+  type ExcludedPool,
   type RouteDecision,
   type RouteSettings,
   type RouteTask,
 } from '@bullswarm/pacing';
-import { formatPinSource } from '@bullswarm/pacing/internal';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import {
   type BuildPoolSnapshotsOptions,
@@ -41,10 +40,11 @@ export function routeSettings(runtime: BullswarmRuntime): RouteSettings {
  * pools whose connector is missing (as `excludedPools`, so the reason line names them), and asks
  * pacing. Every pick reads the live meters: nothing from a pool's past benches it.
  *
- * A pin skips pacing's `excludedPools` (the operator chose the pool), but not hard eligibility: a
- * pinned pool that cannot run anything (its connector is not installed, or it is the caller) is no pick — the decision
- * says `pinned to <label> (<source>): connector <id> is not installed`, kind `excluded`, so the
- * task comes back `unavailable`, as the same pool unpinned would be left out.
+ * A pin skips pacing's `excludedPools` (the operator chose the pool), but not the pools that cannot
+ * run anything (excluded `evenPinned`: its connector is not installed, it is the caller): pacing
+ * decides such a pin is no pick — `pinned to <label> (<source>): connector <id> is not installed`,
+ * kind `excluded` — so the task comes back `unavailable`, as the same pool unpinned would be left
+ * out.
  */
 export async function routeTask(
   runtime: BullswarmRuntime,
@@ -66,26 +66,26 @@ export function routeOverSnapshots(
   snapshots: PoolSnapshots,
 ): RoutedTask {
   const callers = detectCallerPools(snapshots.details, runtime.env);
-  const excluded = [...(task.excludedPools ?? [])];
+  // The caller and a pool whose connector is missing cannot run anything: excluded `evenPinned`,
+  // so pacing says a pin on one is no pick (`pinned to <pool> (<source>): <why>`) — the one place a
+  // pin is decided. The pinned pool gets its entry even when the task already excludes it.
+  const pinnedId = task.pin?.poolId;
+  const excluded: ExcludedPool[] = [...(task.excludedPools ?? [])];
   const seen = new Set(excluded.map((entry) => entry.poolId));
   for (const caller of callers) {
-    if (seen.has(caller.poolId)) continue;
-    excluded.push({ poolId: caller.poolId, reason: 'the caller' });
+    const pinned = caller.poolId === pinnedId;
+    if (seen.has(caller.poolId) && !pinned) continue;
+    excluded.push({
+      poolId: caller.poolId,
+      reason: pinned ? callerProblem(caller) : 'the caller',
+      evenPinned: true,
+    });
     seen.add(caller.poolId);
   }
   for (const [poolId, detail] of snapshots.details) {
-    if (detail.problem === undefined || seen.has(poolId)) continue;
-    excluded.push({ poolId, reason: detail.problem });
+    if (detail.problem === undefined || (seen.has(poolId) && poolId !== pinnedId)) continue;
+    excluded.push({ poolId, reason: detail.problem, evenPinned: true });
     seen.add(poolId);
-  }
-  if (task.pin !== undefined) {
-    const pinnedCaller = callers.find((caller) => caller.poolId === task.pin!.poolId);
-    const problem =
-      pinnedCaller === undefined
-        ? snapshots.details.get(task.pin.poolId)?.problem
-        : callerProblem(pinnedCaller);
-    if (problem !== undefined)
-      return { decision: pinnedUnusable(runtime, snapshots, task, problem), snapshots, callers };
   }
   const decision = chooseRoute({
     pools: snapshots.pools,
@@ -99,34 +99,4 @@ export function routeOverSnapshots(
 /** Why a pin on the caller is no pick (docs/routing.md, "The caller"). */
 export function callerProblem(caller: CallerPool): string {
   return `it is the caller (${caller.evidence}): the agent CLI that invoked bullswarm is never a pool of its own run`;
-}
-
-/**
- * The one no-pool decision of a pinned task whose pool cannot take it (`problem`: its connector is
- * missing, its free-model probe failed): the pinned pool is named with the problem, every other
- * pool as not the pinned pool.
- */
-export function pinnedUnusable(
-  runtime: BullswarmRuntime,
-  snapshots: PoolSnapshots,
-  task: RouteTask,
-  problem: string,
-): RouteDecision {
-  const pin = task.pin!;
-  const rejected: PoolRejection[] = snapshots.pools
-    .map(
-      (pool): PoolRejection =>
-        pool.id === pin.poolId
-          ? { poolId: pool.id, kind: 'excluded', reason: problem }
-          : { poolId: pool.id, kind: 'route', reason: 'not the pinned pool' },
-    )
-    .sort((a, b) => (a.poolId < b.poolId ? -1 : a.poolId > b.poolId ? 1 : 0));
-  return {
-    poolId: null,
-    model: null,
-    reason: `pinned to ${runtime.label(pin.poolId)} (${formatPinSource(pin)}): ${problem}`,
-    candidates: [],
-    rejected,
-    noPoolKind: 'unavailable',
-  };
 }

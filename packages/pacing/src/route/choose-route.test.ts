@@ -469,7 +469,7 @@ describe('no pool', () => {
     expect(decision.reason).toBe(
       'no eligible pool: codex disabled; gemini lacks capability web; grok no lane analyze; opencode lacks capability web',
     );
-    expect(decision.noPoolKind).toBe('unavailable');
+    expect(decision.noPoolKind).toBe('no-eligible-pool');
     expect(decision.backAt).toBeUndefined();
   });
 
@@ -477,7 +477,7 @@ describe('no pool', () => {
     expect(pick([])).toMatchObject({
       poolId: null,
       reason: 'no eligible pool: no pools',
-      noPoolKind: 'unavailable',
+      noPoolKind: 'no-eligible-pool',
     });
   });
 
@@ -558,7 +558,7 @@ describe('pins', () => {
     expect(decision).toMatchObject({
       poolId: null,
       reason: 'pinned to nope (step restart): unknown pool',
-      noPoolKind: 'unavailable',
+      noPoolKind: 'no-eligible-pool',
     });
   });
 
@@ -593,7 +593,7 @@ describe('pins', () => {
     ]);
   });
 
-  it('a disabled pinned pool is unavailable', () => {
+  it('a disabled pinned pool is no eligible pool', () => {
     const decision = pick([makePool('grok', { enabled: false })], {
       ...analyze,
       pin: { poolId: 'grok', source: 'operator', shownAs: '--worker-pool' },
@@ -601,8 +601,49 @@ describe('pins', () => {
     expect(decision).toMatchObject({
       poolId: null,
       reason: 'pinned to grok (--worker-pool): disabled',
-      noPoolKind: 'unavailable',
+      noPoolKind: 'no-eligible-pool',
     });
+  });
+});
+
+describe('a pin on a pool excluded evenPinned', () => {
+  const grok = makePool('grok', { windows: [meterWindow('weekly', 10, 80)] });
+  const codex = makePool('codex', { windows: [meterWindow('weekly', 50, 62.3)] });
+
+  it('is no pick, unavailable, naming the reason; an exclusion without evenPinned is skipped by a pin', () => {
+    const pin = { poolId: 'grok', source: 'operator', shownAs: '--worker-pool' } as const;
+    const hard = pick([grok, codex], {
+      ...analyze,
+      pin,
+      excludedPools: [{ poolId: 'grok', reason: 'connector grok is not installed', evenPinned: true }],
+    });
+    expect(hard).toMatchObject({
+      poolId: null,
+      reason: 'pinned to grok (--worker-pool): connector grok is not installed',
+      candidates: [],
+      noPoolKind: 'unavailable',
+      rejected: [
+        { poolId: 'codex', kind: 'route', reason: 'not the pinned pool' },
+        { poolId: 'grok', kind: 'excluded', reason: 'connector grok is not installed' },
+      ],
+    });
+    const soft = pick([grok, codex], {
+      ...analyze,
+      pin,
+      excludedPools: [{ poolId: 'grok', reason: 'sign-in failed in credential group grok' }],
+    });
+    expect(soft.poolId).toBe('grok');
+  });
+
+  it('unpinned, evenPinned changes nothing: the pool is left out like any excluded one', () => {
+    const excludedPools = [{ poolId: 'grok', reason: 'probe: 404' }];
+    const plain = pick([grok, codex], { ...analyze, excludedPools });
+    const even = pick([grok, codex], {
+      ...analyze,
+      excludedPools: [{ ...excludedPools[0]!, evenPinned: true }],
+    });
+    expect(even).toEqual(plain);
+    expect(plain.poolId).toBe('codex');
   });
 });
 

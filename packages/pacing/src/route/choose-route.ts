@@ -9,6 +9,7 @@ import type {
   WindowKind,
 } from '../types';
 import { buildCandidateRow } from './candidate-row';
+import { noPoolKindOf } from './no-pool-kind';
 import { CandidateOrder } from './order-candidates';
 import { checkCapable, checkRoute, checkSpent } from './pool-eligibility';
 import {
@@ -267,19 +268,25 @@ function choosePinned(
       reason: `pinned to ${pin.poolId} (${source}): unknown pool`,
       candidates: [],
       rejected: sortById(rejected),
-      noPoolKind: 'unavailable',
+      noPoolKind: noPoolKindOf(rejected),
     };
   }
-  // A pin may spend the reserve: only the 100% limit keeps the pinned pool out.
-  const rejection = checkCapable(pinned, task) ?? checkSpent(pinned, now, { ignoreReserve: true });
+  // A pool that cannot run anything now (excluded `evenPinned`: its connector is missing, it is the
+  // caller, its probe failed) is no pick even pinned. A pin may spend the reserve: only the 100%
+  // limit keeps the pinned pool out.
+  const rejection =
+    unusableEvenPinned(pinned, task) ??
+    checkCapable(pinned, task) ??
+    checkSpent(pinned, now, { ignoreReserve: true });
   if (rejection !== null) {
+    const all = sortById([...rejected, rejection]);
     return {
       poolId: null,
       model: null,
       reason: `pinned to ${pinned.label ?? pinned.id} (${source}): ${rejection.reason}`,
       candidates: [],
-      rejected: sortById([...rejected, rejection]),
-      noPoolKind: rejection.kind === 'spent' ? 'quota' : 'unavailable',
+      rejected: all,
+      noPoolKind: noPoolKindOf(all),
       ...(rejection.backAt === undefined ? {} : { backAt: rejection.backAt }),
     };
   }
@@ -327,7 +334,7 @@ function noPool(poolCount: number, rejected: readonly LabelledRejection[]): Rout
       reason: formatNoPoolWithQuota(entries(quota)) + excludedTrailer,
       candidates: [],
       rejected: rejections,
-      noPoolKind: rejections.some((r) => r.kind === 'excluded') ? 'unavailable' : 'quota',
+      noPoolKind: noPoolKindOf(rejections),
       ...(backAt === undefined ? {} : { backAt }),
     };
   }
@@ -337,8 +344,14 @@ function noPool(poolCount: number, rejected: readonly LabelledRejection[]): Rout
     reason: formatNoEligiblePool(entries(rejected)),
     candidates: [],
     rejected: rejections,
-    noPoolKind: 'unavailable',
+    noPoolKind: noPoolKindOf(rejections),
   };
+}
+
+/** The rejection of a pinned pool the task excludes `evenPinned` (see `RouteTask.excludedPools`). */
+function unusableEvenPinned(pinned: PoolSnapshot, task: RouteTask): PoolRejection | null {
+  const entry = task.excludedPools?.find((e) => e.poolId === pinned.id && e.evenPinned === true);
+  return entry === undefined ? null : { poolId: pinned.id, kind: 'excluded', reason: entry.reason };
 }
 
 function sortById(list: PoolRejection[]): PoolRejection[] {

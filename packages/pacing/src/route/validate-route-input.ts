@@ -75,6 +75,9 @@ export function validateTaskAndSettings(
       if (!isObject(entry) || typeof entry.poolId !== 'string' || typeof entry.reason !== 'string') {
         fail(`task.excludedPools[${i}]`, 'an object { poolId: string, reason: string }', entry);
       }
+      if (entry.evenPinned !== undefined && typeof entry.evenPinned !== 'boolean') {
+        fail(`task.excludedPools[${i}].evenPinned`, 'true, false or absent', entry.evenPinned);
+      }
     });
   }
   if (task.pin !== undefined) {
