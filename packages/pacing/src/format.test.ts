@@ -37,6 +37,13 @@ describe('formatTime', () => {
   it('prints ISO-8601 UTC without milliseconds', () => {
     expect(formatTime(Date.UTC(2026, 10, 30, 11, 0, 0, 789))).toBe('2026-11-30T11:00:00Z');
   });
+
+  it('drops the milliseconds of six-digit and negative years too, and throws for an invalid date', () => {
+    expect(formatTime(8.64e15)).toBe('+275760-09-13T00:00:00Z');
+    expect(formatTime(Date.UTC(-1, 0, 1, 0, 0, 0, 5))).toBe('-000001-01-01T00:00:00Z');
+    expect(formatTime(Date.UTC(99_999, 0, 1))).toBe('+099999-01-01T00:00:00Z');
+    expect(() => formatTime(8.64e15 + 1)).toThrow(RangeError);
+  });
 });
 
 describe('formatDuration', () => {

@@ -29,9 +29,13 @@ export function formatSurplus(value: number | null): string {
   return value == null ? '-' : formatCompact(value);
 }
 
-/** ISO-8601 UTC without milliseconds: `2026-11-30T11:00:00Z`. */
+/**
+ * ISO-8601 UTC without milliseconds: `2026-11-30T11:00:00Z`. `toISOString` always ends in
+ * `.<3 digits>Z` (and throws a RangeError for an invalid date), so the last five characters go.
+ */
 export function formatTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = new Date(epochMs).toISOString();
+  return `${iso.slice(0, -5)}Z`;
 }
 
 /**

@@ -46,7 +46,11 @@ export function median(values: readonly number[]): number | null {
  * copied and sorted with `Array.prototype.sort`.
  */
 export function medianOfFirst(values: number[], n: number): number | null {
-  if (n <= 0) return null;
+  return n <= 0 ? null : medianOfPrefix(values, n);
+}
+
+/** {@link medianOfFirst} of a prefix of at least one value: always a number. */
+export function medianOfPrefix(values: number[], n: number): number {
   if (n === 1) return values[0]!;
   if (n > 32) {
     const sorted = values.slice(0, n).sort((a, b) => a - b);

@@ -14,7 +14,15 @@ export function windowElapsedPct(w: MeterWindow, now: number): number | null {
 /** {@link windowElapsedPct} of a window already made effective at `now` (no second pass). */
 export function elapsedPctOfEffective(w: MeterWindow, now: number): number | null {
   if (w.resetsAt === undefined) return null;
-  const left = (w.resetsAt - now) / MINUTE_MS;
-  const pct = ((w.windowMinutes - left) / w.windowMinutes) * 100;
+  return elapsedPctUntil(w.resetsAt, w.windowMinutes, now);
+}
+
+/**
+ * {@link elapsedPctOfEffective} of an effective window with a known reset, from its two numbers:
+ * a plain number (routing's per-pool pass keeps its numbers unboxed).
+ */
+export function elapsedPctUntil(resetsAt: number, windowMinutes: number, now: number): number {
+  const left = (resetsAt - now) / MINUTE_MS;
+  const pct = ((windowMinutes - left) / windowMinutes) * 100;
   return Math.min(100, Math.max(0, pct));
 }

@@ -6,14 +6,50 @@ import {
   WEEKLY_EXPIRING_MINUTES,
 } from '../constants';
 import { bootstrapMinutesFor, estimateScratch } from '../estimate/estimate-duration';
-import { fillRecordedMinutes, medianOfFirst } from '../estimate/recorded-minutes';
-import { flatChargedRecords, timedInflightSpend } from '../forecast/remaining-minutes';
+import { fillRecordedMinutes, medianOfPrefix } from '../estimate/recorded-minutes';
 import { isFreeTierModel } from '../free-model';
 import { effectiveWindow } from '../meter/effective-window';
-import { findWindow } from '../meter/find-window';
-import { elapsedPctOfEffective } from '../meter/window-elapsed-pct';
-import { reserveOf, usableScale } from '../reserve/window-reserve';
-import type { CandidateRow, PoolSnapshot, RouteSettings, RouteTask } from '../types';
+import { elapsedPctUntil } from '../meter/window-elapsed-pct';
+import { usableScale } from '../reserve/window-reserve';
+import type { CandidateRow, MeterWindow, PoolSnapshot, RouteSettings, RouteTask } from '../types';
+import {
+  ASSIGNED,
+  CandidateTable,
+  DRAINING,
+  EXPIRING_SOON,
+  F_CANDIDATE_CHARGE,
+  F_EFFECTIVE_SURPLUS,
+  F_ESTIMATE_SAMPLES,
+  F_EXPECTED_MINUTES,
+  F_FIVE_HOUR_ELAPSED,
+  F_FIVE_HOUR_RESERVE,
+  F_FIVE_HOUR_USED,
+  F_FORECAST_FIVE_HOUR,
+  F_FORECAST_PACING,
+  F_INFLIGHT,
+  F_INFLIGHT_CHARGE,
+  F_PACE,
+  F_PACING_ELAPSED,
+  F_PACING_RESERVE,
+  F_PACING_RESETS_AT,
+  F_PACING_USED,
+  F_PROJECTED_FIVE_HOUR,
+  F_RATE,
+  F_RESETS_IN_MINUTES,
+  F_URGENCY,
+  FORECAST_OVER_LIMIT,
+  FREE,
+  HAS_FIVE_HOUR,
+  HAS_FIVE_HOUR_RESET,
+  HAS_PACING,
+  HAS_PACING_RESET,
+  HAS_RATE,
+  MONTHLY,
+  NEAR_FIVE_HOUR_LIMIT,
+  RECORDED,
+  URGENT,
+} from './candidate-table';
+import { classKeyOfFlags } from './order-candidates';
 
 /**
  * The candidate row of one eligible pool, before ordering: `nearFiveHourPenalty` and `selectable`
@@ -51,97 +87,217 @@ export function buildCandidateRow(
   settings: RouteSettings,
   penaltyPct: number,
 ): CandidateRow {
-  const tierModel = pool.models[task.tier];
-  // Plain locals and allocation-free helpers: this runs once per pool per decision.
-  const pacingRaw = findWindow(pool.meter, pool.pacingWindow);
-  const pacing = pacingRaw === null ? null : effectiveWindow(pacingRaw, now);
-  const pacingUsedPct = pacing === null ? null : pacing.usedPct;
-  // With a reserve every share of the pacing window is read against its usable part.
-  const pacingReservePct = reserveOf(pool, pool.pacingWindow);
+  const table = new CandidateTable(1);
+  writeCandidate(table, pool, candidateContext(task, now, settings, penaltyPct));
+  return table.rowAt(0, false, false);
+}
+
+/** What every candidate of one decision shares, read once per decision. */
+export interface CandidateContext {
+  readonly now: number;
+  readonly tier: RouteTask['tier'];
+  readonly penaltyPct: number;
+  /** `settings.assignments?.[tier]`. */
+  readonly assignedId: string | undefined;
+  /** The bootstrap estimate of the tier (`bootstrapMinutesFor`). */
+  readonly bootstrapMinutes: number;
+}
+
+export function candidateContext(
+  task: RouteTask,
+  now: number,
+  settings: RouteSettings,
+  penaltyPct: number,
+): CandidateContext {
+  return {
+    now,
+    tier: task.tier,
+    penaltyPct,
+    assignedId: settings.assignments?.[task.tier],
+    bootstrapMinutes: bootstrapMinutesFor(task.tier, settings.bootstrapMinutes),
+  };
+}
+
+/**
+ * {@link buildCandidateRow} into the next slot of `table` (its numbers, flags, ordering key and
+ * score), without building the row: `chooseRoute` builds rows only when they are read. Returns
+ * the slot.
+ *
+ * The same arithmetic as the spec above, in the same order, so every number is the same double;
+ * written for speed, since it runs once per pool per decision: one pass over the windows and one
+ * over the in-flight records, every optional number kept as a plain number beside a flag saying
+ * whether it is known (a `number | null` local would cost a heap allocation per value).
+ */
+export function writeCandidate(table: CandidateTable, pool: PoolSnapshot, context: CandidateContext): number {
+  const now = context.now;
+  const tierModel = pool.models[context.tier];
+  const pacingWindow = pool.pacingWindow;
+  // findWindow of the pacing window and of the 5-hour window, in one pass (the first of a kind counts).
+  let pacingRaw: MeterWindow | null = null;
+  let fiveRaw: MeterWindow | null = null;
+  const meter = pool.meter;
+  if (meter.status !== 'unmetered') {
+    const windows = meter.windows;
+    for (let i = 0; i < windows.length; i++) {
+      const w = windows[i]!;
+      if (w.kind === pacingWindow) {
+        if (pacingRaw === null) pacingRaw = w;
+      } else if (w.kind === 'five_hour' && fiveRaw === null) fiveRaw = w;
+    }
+  }
+  const reserves = pool.reserves;
+
+  // The pacing window, effective at `now`. With a reserve every share of it is read against its
+  // usable part.
+  const pacingReservePct = (pacingWindow === 'weekly' ? reserves?.weekly : reserves?.monthly) ?? 0;
   const pacingScale = usableScale(pacingReservePct);
-  const pacingUsable = pacingUsedPct === null ? null : pacingUsedPct * pacingScale;
-  const pacingElapsedPct = pacing === null ? null : elapsedPctOfEffective(pacing, now);
-  const pace = pacingElapsedPct === null || pacingUsable === null ? null : pacingElapsedPct - pacingUsable;
-  const fiveRaw = findWindow(pool.meter, 'five_hour');
-  const five = fiveRaw === null ? null : effectiveWindow(fiveRaw, now);
-  const fiveHourUsedPct = five === null ? null : five.usedPct;
-  const fiveHourReservePct = reserveOf(pool, 'five_hour');
+  let hasPacing = false;
+  let hasPacingReset = false;
+  let pacingUsedPct = 0;
+  let pacingWindowMinutes = 0;
+  let pacingResetsAt = 0;
+  if (pacingRaw !== null) {
+    const pacing = effectiveWindow(pacingRaw, now);
+    hasPacing = true;
+    pacingUsedPct = pacing.usedPct;
+    pacingWindowMinutes = pacing.windowMinutes;
+    const resetsAt = pacing.resetsAt;
+    if (resetsAt !== undefined) {
+      hasPacingReset = true;
+      pacingResetsAt = resetsAt;
+    }
+  }
+  const pacingUsable = pacingUsedPct * pacingScale;
+  const pacingElapsedPct = hasPacingReset ? elapsedPctUntil(pacingResetsAt, pacingWindowMinutes, now) : 0;
+  // Known when both the elapsed share (a reset) and the used share (a reading) are.
+  const pace = hasPacingReset ? pacingElapsedPct - pacingUsable : 0;
+
+  const fiveHourReservePct = reserves?.five_hour ?? 0;
   const fiveScale = usableScale(fiveHourReservePct);
+  let hasFive = false;
+  let hasFiveReset = false;
+  let fiveHourUsedPct = 0;
+  let fiveHourElapsedPct = 0;
+  if (fiveRaw !== null) {
+    const five = effectiveWindow(fiveRaw, now);
+    hasFive = true;
+    fiveHourUsedPct = five.usedPct;
+    const resetsAt = five.resetsAt;
+    if (resetsAt !== undefined) {
+      hasFiveReset = true;
+      fiveHourElapsedPct = elapsedPctUntil(resetsAt, five.windowMinutes, now);
+    }
+  }
+
   // estimateDuration, without its input and result objects.
-  const estimateSamples = fillRecordedMinutes(pool.runs, pool.id, task.tier, estimateScratch);
-  const recordedP50 = medianOfFirst(estimateScratch, estimateSamples);
-  const expectedMinutes = recordedP50 ?? bootstrapMinutesFor(task.tier, settings.bootstrapMinutes);
+  const estimateSamples = fillRecordedMinutes(pool.runs, pool.id, context.tier, estimateScratch);
+  const expectedMinutes =
+    estimateSamples > 0 ? medianOfPrefix(estimateScratch, estimateSamples) : context.bootstrapMinutes;
 
-  const rate = pool.spendRates[pool.pacingWindow] ?? null;
+  const rates = pool.spendRates;
+  const rateValue = pacingWindow === 'weekly' ? rates.weekly : rates.monthly;
+  const hasRate = rateValue !== undefined;
+  const rate = hasRate ? rateValue : 0;
   // The measured rate in points of the usable part of the pacing window.
-  const usableRate = rate === null ? null : rate * pacingScale;
-  const rateCharge = usableRate === null ? 0 : timedInflightSpend(pool.inflight, usableRate, now);
-  const inflightCharge = rateCharge + flatChargedRecords(pool.inflight, rate) * penaltyPct;
-  const candidateCharge = usableRate === null ? 0 : usableRate * expectedMinutes;
-  const effectiveSurplus = (pace ?? 0) - inflightCharge - candidateCharge;
+  const usableRate = rate * pacingScale;
+  const rate5hValue = rates.five_hour;
+  const hasRate5h = rate5hValue !== undefined;
+  const rate5h = hasRate5h ? rate5hValue : 0;
+  // One pass for both rate-based charges (timedInflightSpend at each rate: the same sums in the
+  // same order) and the records charged the flat penalty (flatChargedRecords).
+  const inflight = pool.inflight;
+  let rateCharge = 0;
+  let fiveHourInflightSpend = 0;
+  let untimed = 0;
+  for (let i = 0; i < inflight.length; i++) {
+    const record = inflight[i]!;
+    const expected = record.expectedMinutes;
+    if (expected === undefined) {
+      untimed++;
+      continue;
+    }
+    const remaining = Math.max(0, expected - (now - record.startedAt) / MINUTE_MS);
+    rateCharge += usableRate * remaining;
+    fiveHourInflightSpend += rate5h * remaining;
+  }
+  if (!hasRate) rateCharge = 0;
+  const inflightCharge = rateCharge + (hasRate ? untimed : inflight.length) * context.penaltyPct;
+  const candidateCharge = hasRate ? usableRate * expectedMinutes : 0;
+  const effectiveSurplus = pace - inflightCharge - candidateCharge;
 
-  const rate5h = pool.spendRates.five_hour ?? null;
-  const projectedFiveHourPct =
-    fiveHourUsedPct === null || rate5h === null
-      ? fiveHourUsedPct
-      : fiveHourUsedPct + timedInflightSpend(pool.inflight, rate5h, now);
-  const forecastFiveHourPct =
-    projectedFiveHourPct === null || rate5h === null
-      ? projectedFiveHourPct
-      : projectedFiveHourPct + rate5h * expectedMinutes;
+  const projectedFiveHourPct = hasRate5h ? fiveHourUsedPct + fiveHourInflightSpend : fiveHourUsedPct;
+  const forecastFiveHourPct = hasRate5h
+    ? projectedFiveHourPct + rate5h * expectedMinutes
+    : projectedFiveHourPct;
 
-  const forecastPacingPct = pacingUsable === null ? null : pacingUsable + rateCharge + candidateCharge;
+  const forecastPacingPct = pacingUsable + rateCharge + candidateCharge;
   const draining =
-    forecastPacingPct !== null &&
-    pacingElapsedPct !== null &&
+    hasPacing &&
+    hasPacingReset &&
     forecastPacingPct >= DRAINING_FORECAST_PCT &&
     forecastPacingPct > pacingElapsedPct;
-  const pacingResetsAt = pacing?.resetsAt ?? null;
-  const resetsInMinutes = pacingResetsAt === null ? null : (pacingResetsAt - now) / MINUTE_MS;
-  const expiringWithin = pool.pacingWindow === 'weekly' ? WEEKLY_EXPIRING_MINUTES : MONTHLY_EXPIRING_MINUTES;
-  const expiringSoon =
-    resetsInMinutes !== null &&
-    resetsInMinutes <= expiringWithin &&
-    pacingUsable !== null &&
-    pacingUsable < 100;
-  const urgency =
-    expiringSoon && pacing !== null ? (pace ?? 0) / (resetsInMinutes! / pacing.windowMinutes) : null;
+  const resetsInMinutes = (pacingResetsAt - now) / MINUTE_MS;
+  const expiringWithin = pacingWindow === 'weekly' ? WEEKLY_EXPIRING_MINUTES : MONTHLY_EXPIRING_MINUTES;
+  const expiringSoon = hasPacingReset && resetsInMinutes <= expiringWithin && hasPacing && pacingUsable < 100;
+  const urgent = expiringSoon && !draining;
 
-  return {
-    poolId: pool.id,
-    poolLabel: pool.label ?? pool.id,
-    pace,
-    effectiveSurplus,
-    inflight: pool.inflight.length,
-    inflightCharge,
-    projectedFiveHourPct,
-    forecastFiveHourPct,
-    ratePerMinute: rate,
-    expectedMinutes,
-    estimateSource: recordedP50 === null ? 'bootstrap' : 'recorded',
-    estimateSamples,
-    nearFiveHourLimit: fiveHourUsedPct !== null && fiveHourUsedPct * fiveScale >= FIVE_HOUR_NEAR_LIMIT_PCT,
-    nearFiveHourPenalty: false,
-    forecastOverLimit: forecastFiveHourPct !== null && forecastFiveHourPct * fiveScale > 100,
-    forecastGated: false,
-    free: isFreeTierModel(tierModel),
-    model: tierModel?.model ?? null,
-    expiringSoon,
-    urgency,
-    resetsInMinutes,
-    forecastPacingPct,
-    pacingElapsedPct,
-    draining,
-    assigned: settings.assignments?.[task.tier] === pool.id,
-    urgent: expiringSoon && !draining,
-    pacingWindow: pool.pacingWindow,
-    pacingUsedPct,
-    pacingReservePct,
-    fiveHourReservePct,
-    fiveHourUsedPct,
-    fiveHourElapsedPct: five === null ? null : elapsedPctOfEffective(five, now),
-    candidateCharge,
-    pacingResetsAt,
-    selectable: false,
-  };
+  const slot = table.claim(pool.id, pool.label ?? pool.id, tierModel?.model ?? null);
+  const n = table.numbers;
+  const o = table.offset(slot);
+  let flags = 0;
+  if (hasPacing) {
+    flags |= HAS_PACING;
+    n[o + F_PACING_USED] = pacingUsedPct;
+    n[o + F_FORECAST_PACING] = forecastPacingPct;
+  }
+  if (hasPacingReset) {
+    flags |= HAS_PACING_RESET;
+    n[o + F_PACE] = pace;
+    n[o + F_PACING_ELAPSED] = pacingElapsedPct;
+    n[o + F_PACING_RESETS_AT] = pacingResetsAt;
+    n[o + F_RESETS_IN_MINUTES] = resetsInMinutes;
+  }
+  if (hasFive) {
+    flags |= HAS_FIVE_HOUR;
+    n[o + F_FIVE_HOUR_USED] = fiveHourUsedPct;
+    n[o + F_PROJECTED_FIVE_HOUR] = projectedFiveHourPct;
+    n[o + F_FORECAST_FIVE_HOUR] = forecastFiveHourPct;
+    if (hasFiveReset) {
+      flags |= HAS_FIVE_HOUR_RESET;
+      n[o + F_FIVE_HOUR_ELAPSED] = fiveHourElapsedPct;
+    }
+    if (fiveHourUsedPct * fiveScale >= FIVE_HOUR_NEAR_LIMIT_PCT) flags |= NEAR_FIVE_HOUR_LIMIT;
+    if (forecastFiveHourPct * fiveScale > 100) flags |= FORECAST_OVER_LIMIT;
+  }
+  if (hasRate) {
+    flags |= HAS_RATE;
+    n[o + F_RATE] = rate;
+  }
+  if (estimateSamples > 0) flags |= RECORDED;
+  let score = effectiveSurplus;
+  if (expiringSoon) {
+    flags |= EXPIRING_SOON;
+    // urgency = surplus / fraction of the pacing window left.
+    const urgency = pace / (resetsInMinutes / pacingWindowMinutes);
+    n[o + F_URGENCY] = urgency;
+    // Key 7 (rankScore): urgency for an urgent pool.
+    if (urgent) score = urgency;
+  }
+  if (draining) flags |= DRAINING;
+  if (urgent) flags |= URGENT;
+  if (isFreeTierModel(tierModel)) flags |= FREE;
+  if (context.assignedId === pool.id) flags |= ASSIGNED;
+  if (pacingWindow === 'monthly') flags |= MONTHLY;
+  n[o + F_EFFECTIVE_SURPLUS] = effectiveSurplus;
+  n[o + F_INFLIGHT] = inflight.length;
+  n[o + F_INFLIGHT_CHARGE] = inflightCharge;
+  n[o + F_EXPECTED_MINUTES] = expectedMinutes;
+  n[o + F_ESTIMATE_SAMPLES] = estimateSamples;
+  n[o + F_PACING_RESERVE] = pacingReservePct;
+  n[o + F_FIVE_HOUR_RESERVE] = fiveHourReservePct;
+  n[o + F_CANDIDATE_CHARGE] = candidateCharge;
+  table.flags[slot] = flags;
+  table.keys[slot] = classKeyOfFlags(flags);
+  table.scores[slot] = score;
+  return slot;
 }

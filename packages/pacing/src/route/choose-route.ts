@@ -8,31 +8,32 @@ import type {
   RouteTask,
   WindowKind,
 } from '../types';
-import { buildCandidateRow } from './candidate-row';
+import { candidateContext, writeCandidate } from './candidate-row';
+import {
+  CandidateTable,
+  DRAINING,
+  EXPIRING_SOON,
+  F_FORECAST_PACING,
+  F_PACING_ELAPSED,
+  F_PACING_RESETS_AT,
+} from './candidate-table';
+import { commonTrailers, mainClause, preferredOverBusier, type RemovedDraining } from './decision-trailers';
 import { noPoolKindOf } from './no-pool-kind';
 import { CandidateOrder } from './order-candidates';
 import { checkCapable, checkRoute, checkSpent } from './pool-eligibility';
+import { PoolIdSet } from './pool-id-set';
 import {
-  formatAssignmentClause,
   formatBurstGatedSuffix,
-  formatDrainingTrailer,
   formatExcludedTrailer,
-  formatExpiringDrainingTrailer,
   formatForecastLine,
-  formatForecastOverTrailer,
-  formatFreeClause,
-  formatLastMileTrailer,
-  formatMostBehindClause,
   formatNearlySpent,
   formatNoEligiblePool,
   formatNoPoolWithQuota,
   formatPinClause,
   formatPinnedReserveTrailer,
   formatPinSource,
-  formatPreferredOverBusierTrailer,
   formatRouteSummary,
   formatRouteTrailer,
-  formatUrgentClause,
 } from './reason-line';
 import {
   validateInputObject,
@@ -80,6 +81,16 @@ export interface ChooseRouteInput {
  * and the reason then names it in an `excluded: …` trailer), else `unavailable`; `backAt` is the
  * earliest known return among the spent/draining pools.
  *
+ * Speed (docs/benchmarks.md): the pick and its reason line cost one pass over the pools and a few
+ * linear scans of the candidates' numbers; over more than 64 candidates the rows are built and
+ * sorted only when `candidates` is first read (a getter on the decision, which then keeps the
+ * array, so every read returns the same rows; assigning it replaces them, as for a plain
+ * property). A caller that only
+ * needs the pick (`poolId`, `model`, `reason`, `forecastLine`) never pays for 10,000 sorted rows;
+ * one that reads `candidates`, spreads the decision or writes it as JSON gets the full rows, in the
+ * same order and with the same fields as ever (checked against the eager sort in
+ * choose-route.reference.test.ts). The other fields are plain values.
+ *
  * @throws InvalidInputError for malformed input (see `validateRouteInput`).
  */
 export function chooseRoute(input: ChooseRouteInput): RouteDecision {
@@ -98,17 +109,22 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
     if (!excludedReason.has(entry.poolId)) excludedReason.set(entry.poolId, entry.reason);
   }
 
-  // One pass over the pools, in input order: validate, check, build the row. Nothing depends on
-  // that order: rows are sorted with the pool id as the last key, rejections by pool id.
-  const seen = new Set<string>();
-  const rejected: LabelledRejection[] = [];
-  const order = new CandidateOrder();
-  const removedDraining: CandidateRow[] = [];
+  // One pass over the pools, in input order: validate, check, write the candidate's numbers.
+  // Nothing depends on that order: candidates are ordered with the pool id as the last key,
+  // rejections sorted by pool id.
   const pools = input.pools;
+  const seen = new PoolIdSet(pools.length);
+  const rejected: LabelledRejection[] = [];
+  const table = new CandidateTable(pools.length);
+  const order = new CandidateOrder(table);
+  const removedDraining: RemovedDraining[] = [];
+  const workflowStep = task.kind === 'workflow-step';
+  const context = candidateContext(task, now, settings, penaltyPct);
+  const anyExcluded = excludedReason.size > 0;
   for (let i = 0; i < pools.length; i++) {
     const pool = pools[i]!;
     validatePool(pool, i, seen);
-    const excluded = excludedReason.get(pool.id);
+    const excluded = anyExcluded ? excludedReason.get(pool.id) : undefined;
     const rejection =
       checkCapable(pool, task) ??
       checkRoute(pool, task.route) ??
@@ -118,34 +134,46 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
       rejected.push({ rejection, label: pool.label ?? pool.id });
       continue;
     }
-    const row = buildCandidateRow(pool, task, now, settings, penaltyPct);
-    if (task.kind === 'workflow-step' && row.draining) {
-      removedDraining.push(row);
+    const slot = writeCandidate(table, pool, context);
+    if (workflowStep && (table.flags[slot]! & DRAINING) !== 0) {
+      // A draining pool has a pacing reading and a known reset, so these numbers are all known.
+      const o = table.offset(slot);
+      const forecastPacingPct = table.numbers[o + F_FORECAST_PACING]!;
+      const resetsAt = table.numbers[o + F_PACING_RESETS_AT]!;
+      const label = table.labels[slot]!;
+      removedDraining.push({
+        poolId: pool.id,
+        poolLabel: label,
+        forecastPacingPct,
+        pacingElapsedPct: table.numbers[o + F_PACING_ELAPSED]!,
+        expiringSoon: (table.flags[slot]! & EXPIRING_SOON) !== 0,
+      });
+      table.release(slot);
       rejected.push({
         rejection: {
           poolId: pool.id,
           kind: 'draining',
-          reason: formatNearlySpent(row.forecastPacingPct ?? 0, row.pacingResetsAt),
-          ...(row.pacingResetsAt === null ? {} : { backAt: row.pacingResetsAt }),
-          window: row.pacingWindow,
+          reason: formatNearlySpent(forecastPacingPct, resetsAt),
+          backAt: resetsAt,
+          window: pool.pacingWindow,
         },
-        label: row.poolLabel,
+        label,
       });
       continue;
     }
-    order.add(row);
+    order.add(slot);
   }
   rejected.sort((a, b) => compareIds(a.rejection.poolId, b.rejection.poolId));
   removedDraining.sort((a, b) => compareIds(a.poolId, b.poolId));
   const rejections = rejected.map((r) => r.rejection);
 
-  const candidates = order.finish();
-  const chosen = candidates[0];
-  if (chosen === undefined) return noPool(pools.length, rejected);
+  const first = order.pick();
+  if (first < 0) return noPool(pools.length, rejected);
+  const chosen = order.rowAt(first, first);
 
   const trailers = [
-    ...commonTrailers(chosen, order.forecastOver, [...order.draining, ...removedDraining]),
-    ...preferredOverBusier(chosen, candidates, order.firstClassCount),
+    ...commonTrailers(chosen, order, first, removedDraining),
+    ...preferredOverBusier(chosen, order, first),
   ];
   const routeSummary = task.route === undefined ? null : formatRouteSummary(task.route);
   if (routeSummary !== null) trailers.push(formatRouteTrailer(routeSummary));
@@ -167,14 +195,62 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
           })),
         );
 
-  return {
+  const reason = [mainClause(chosen, order, first, task), ...trailers].join(' · ') + suffix;
+  const forecastLine = formatForecastLine(chosen);
+  if (table.size <= EAGER_ROWS_UP_TO) {
+    return {
+      poolId: chosen.poolId,
+      model: chosen.model,
+      reason,
+      candidates: orderedRows(order, first, chosen),
+      rejected: rejections,
+      forecastLine,
+    };
+  }
+  let rows: readonly CandidateRow[] | undefined;
+  const decision: RouteDecision = {
     poolId: chosen.poolId,
     model: chosen.model,
-    reason: [mainClause(chosen, order.metered, task), ...trailers].join(' · ') + suffix,
-    candidates,
+    reason,
+    // Built and sorted on first read (see above), then kept.
+    get candidates(): readonly CandidateRow[] {
+      if (rows === undefined) rows = orderedRows(order, first, chosen);
+      return rows;
+    },
+    set candidates(value: readonly CandidateRow[]) {
+      rows = value;
+    },
     rejected: rejections,
-    forecastLine: formatForecastLine(chosen),
+    forecastLine,
   };
+  // console.log / util.inspect show the rows, not `[Getter/Setter]` (not enumerable: JSON, spread
+  // and equality never see it).
+  Object.defineProperty(decision, INSPECT, { value: inspectDecision });
+  return decision;
+}
+
+/**
+ * Up to this many candidates the rows are built and sorted at once, into a plain property: for a
+ * few dozen rows that costs less than setting up the getter (measured in docs/benchmarks.md).
+ */
+const EAGER_ROWS_UP_TO = 64;
+
+/** Node's `util.inspect.custom`, by its registered name (this package imports nothing from Node). */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+function inspectDecision(this: RouteDecision): RouteDecision {
+  return { ...this };
+}
+
+/** Every candidate row in order; `chosen` is the first row's object (already built for the reason). */
+function orderedRows(order: CandidateOrder, first: number, chosen: CandidateRow): CandidateRow[] {
+  const slots = order.ordered();
+  const rows: CandidateRow[] = new Array(slots.length);
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    rows[i] = slot === first ? chosen : order.rowAt(slot, first);
+  }
+  return rows;
 }
 
 /** A rejection with the pool's display label, for reason lines. */
@@ -188,61 +264,6 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The main clause names the rule that decided the pick: free, then urgency, then assignment. */
-function mainClause(chosen: CandidateRow, metered: readonly CandidateRow[], task: RouteTask): string {
-  if (chosen.free) return formatFreeClause(chosen, metered);
-  if (chosen.urgent) return formatUrgentClause(chosen);
-  if (chosen.assigned) return formatAssignmentClause(chosen, task.tier);
-  return formatMostBehindClause(chosen);
-}
-
-/**
- * Trailers that apply with or without a pin: last mile, forecast over 100%, draining (expiring
- * ones first). `draining` lists the draining candidates in preference order, then the draining
- * pools a workflow step removed, by id.
- */
-function commonTrailers(
-  chosen: CandidateRow,
-  forecastOver: readonly CandidateRow[],
-  draining: readonly CandidateRow[],
-): string[] {
-  const trailers: string[] = [];
-  if (chosen.nearFiveHourLimit) trailers.push(formatLastMileTrailer(chosen));
-  if (forecastOver.length > 0) trailers.push(formatForecastOverTrailer(forecastOver));
-  const expiring = draining.filter((row) => row.expiringSoon);
-  const plain = draining.filter((row) => !row.expiringSoon);
-  if (expiring.length > 0) trailers.push(formatExpiringDrainingTrailer(expiring));
-  if (plain.length > 0) trailers.push(formatDrainingTrailer(plain));
-  return trailers;
-}
-
-/**
- * `preferred over busier`: candidates ranked below the winner in the same class (keys 1–6 equal,
- * so the score decided), ranked on effective surplus (not urgency), whose pace was higher than the
- * winner's, and whose in-flight charge is what dropped them (without it they would have scored
- * above the winner).
- */
-function preferredOverBusier(
-  chosen: CandidateRow,
-  candidates: readonly CandidateRow[],
-  firstClassCount: number,
-): string[] {
-  if (chosen.urgent) return [];
-  const busier: CandidateRow[] = [];
-  // Rows sharing keys 1–6 with the winner are the leading `firstClassCount` rows.
-  for (let i = 1; i < firstClassCount; i++) {
-    const row = candidates[i]!;
-    if (
-      row.inflightCharge > 0 &&
-      (row.pace ?? 0) > (chosen.pace ?? 0) &&
-      row.effectiveSurplus + row.inflightCharge > chosen.effectiveSurplus
-    ) {
-      busier.push(row);
-    }
-  }
-  return busier.length === 0 ? [] : [formatPreferredOverBusierTrailer(busier)];
-}
-
 function choosePinned(
   pools: readonly PoolSnapshot[],
   task: RouteTask,
@@ -253,7 +274,7 @@ function choosePinned(
   const pin = task.pin!;
   const source = formatPinSource(pin);
   const rejected: PoolRejection[] = [];
-  const seen = new Set<string>();
+  const seen = new PoolIdSet(pools.length);
   let pinned: PoolSnapshot | undefined;
   for (let i = 0; i < pools.length; i++) {
     const pool = pools[i]!;
@@ -290,10 +311,11 @@ function choosePinned(
       ...(rejection.backAt === undefined ? {} : { backAt: rejection.backAt }),
     };
   }
-  const order = new CandidateOrder();
-  order.add(buildCandidateRow(pinned, task, now, settings, penaltyPct));
-  const candidates = order.finish();
-  const chosen = candidates[0]!;
+  const table = new CandidateTable(1);
+  const order = new CandidateOrder(table);
+  order.add(writeCandidate(table, pinned, candidateContext(task, now, settings, penaltyPct)));
+  const first = order.pick();
+  const chosen = order.rowAt(first, first);
   const inReserve = checkSpent(pinned, now);
   const reserveTrailer =
     inReserve?.reservePct === undefined || inReserve.window === undefined
@@ -305,9 +327,9 @@ function choosePinned(
     reason: [
       formatPinClause(chosen, pin),
       ...reserveTrailer,
-      ...commonTrailers(chosen, order.forecastOver, order.draining),
+      ...commonTrailers(chosen, order, first, []),
     ].join(' · '),
-    candidates,
+    candidates: [chosen],
     rejected: sortById(rejected),
     forecastLine: formatForecastLine(chosen),
   };

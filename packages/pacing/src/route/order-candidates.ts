@@ -1,4 +1,15 @@
 import type { CandidateRow } from '../types';
+import {
+  ASSIGNED,
+  type CandidateTable,
+  DRAINING,
+  F_PACE,
+  FORECAST_OVER_LIMIT,
+  FREE,
+  HAS_PACING_RESET,
+  NEAR_FIVE_HOUR_LIMIT,
+  URGENT,
+} from './candidate-table';
 
 /**
  * Orders the candidates of one decision; the first row is the pick. The rows are the decision's
@@ -33,84 +44,156 @@ import type { CandidateRow } from '../types';
  * pool ranked last would hand the task to a third pool that is not behind pace at all (a choice: the
  * spec orders the near-limit pool "after it", the pool behind pace, which cannot hold for one ranked last).
  *
- * Rows are fed one at a time ({@link CandidateOrder.add}), so `chooseRoute` computes each row's
- * sort key while the row is fresh in cache. Keys 1–6 are packed into one integer and the score
- * computed once per row, so the sort compares three small fields instead of re-reading every flag.
+ * The candidates live in a {@link CandidateTable} (numbers, not row objects). Keys 1–6 are packed
+ * into one integer per slot and the score computed once, so ordering compares two typed-array
+ * entries and, on an exact tie, the ids. A decision needs the first row and, for its reason line,
+ * at most {@link REASON_LIST_LIMIT} rows of a few lists: {@link pick} finds the first in one linear
+ * scan and {@link top} the head of a list in another (keeping the best few, never sorting the
+ * rest). Every row in order ({@link rows}) is a sort of all slots, done only when a caller reads
+ * the decision's `candidates`. Both read the same total order (keys, score, id; ids are unique),
+ * so the pick is always the first of the sorted rows.
  */
 export class CandidateOrder {
-  private readonly entries: SortEntry[] = [];
-  private readonly nearLimit: SortEntry[] = [];
+  private readonly nearLimit: number[] = [];
   private healthyBehindPace = 0;
+  /** After {@link pick}: the 5-hour penalty applies to the near-limit rows. */
+  private penalty = false;
 
-  /** After {@link finish}: rows forecast over 100% of the 5-hour window, in preference order. */
-  readonly forecastOver: CandidateRow[] = [];
-  /** After {@link finish}: draining rows, in preference order. */
-  readonly draining: CandidateRow[] = [];
-  /** After {@link finish}: rows whose model for the tier is metered (not free), in preference order. */
-  readonly metered: CandidateRow[] = [];
-  /** After {@link finish}: how many leading rows share keys 1–6 with the first (the score decided among them). */
-  firstClassCount = 0;
+  constructor(readonly table: CandidateTable) {}
 
-  /** Adds a row fresh from `buildCandidateRow` (its penalty and selectable flags are still false). */
-  add(candidate: CandidateRow): void {
-    const row = candidate as MutableRow;
-    row.nearFiveHourPenalty = false;
-    row.selectable = false;
-    const entry: SortEntry = { classKey: classKey(row), score: rankScore(row), poolId: row.poolId, row };
-    this.entries.push(entry);
-    if (row.nearFiveHourLimit) this.nearLimit.push(entry);
-    else if ((row.pace ?? 0) > 0 && !row.forecastOverLimit && !row.draining) this.healthyBehindPace++;
+  /** Counts a slot just written to the table for the 5-hour penalty (its key has no penalty bit yet). */
+  add(slot: number): void {
+    const table = this.table;
+    const flags = table.flags[slot]!;
+    if ((flags & NEAR_FIVE_HOUR_LIMIT) !== 0) this.nearLimit.push(slot);
+    else if (
+      (flags & HAS_PACING_RESET) !== 0 &&
+      table.numbers[table.offset(slot) + F_PACE]! > 0 &&
+      (flags & (FORECAST_OVER_LIMIT | DRAINING)) === 0
+    ) {
+      this.healthyBehindPace++;
+    }
   }
 
-  /** Sets the 5-hour penalties, sorts, marks the selectable rows and returns them in order. */
-  finish(): CandidateRow[] {
+  /** Sets the 5-hour penalties and returns the first slot in order (the pick), or -1 with none. */
+  pick(): number {
+    const { keys, size } = this.table;
     // A near-limit row never counts itself (it is not "healthy"), so any count > 0 is another pool.
     if (this.healthyBehindPace > 0) {
-      for (const entry of this.nearLimit) {
-        entry.row.nearFiveHourPenalty = true;
-        entry.classKey |= PENALTY_BIT;
-      }
+      this.penalty = true;
+      for (const slot of this.nearLimit) keys[slot]! |= PENALTY_BIT;
     }
-    const entries = this.entries;
-    entries.sort(compareEntries);
-    const first = entries[0];
-    if (first === undefined) return [];
-    // Keys 1–5 are every bit of the class key but the lowest (key 6, `assigned`).
-    // The lists the reason line needs are read off the class bits, without touching the rows again.
-    const topClass = first.classKey >> 1;
-    const ordered: CandidateRow[] = new Array(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      const key = entry.classKey;
-      if (key >> 1 === topClass) entry.row.selectable = true;
-      if (key === first.classKey && this.firstClassCount === i) this.firstClassCount++;
-      if (key & DRAINING_BIT) this.draining.push(entry.row);
-      if (key & OVER_LIMIT_BIT) this.forecastOver.push(entry.row);
-      if (key & METERED_BIT) this.metered.push(entry.row);
-      ordered[i] = entry.row;
+    if (size === 0) return -1;
+    let best = 0;
+    for (let slot = 1; slot < size; slot++) if (this.before(slot, best)) best = slot;
+    return best;
+  }
+
+  /** True when slot `a` is ordered before slot `b` (keys 1–6, then score descending, then id). */
+  before(a: number, b: number): boolean {
+    const { keys, scores } = this.table;
+    const keyA = keys[a]!;
+    const keyB = keys[b]!;
+    if (keyA !== keyB) return keyA < keyB;
+    const scoreA = scores[a]!;
+    const scoreB = scores[b]!;
+    if (scoreA !== scoreB) return scoreA > scoreB;
+    return this.table.poolIds[a]! < this.table.poolIds[b]!;
+  }
+
+  /** The row of a slot, with its penalty and whether it shares keys 1–5 with the pick `first`. */
+  rowAt(slot: number, first: number): CandidateRow {
+    const keys = this.table.keys;
+    const key = keys[slot]!;
+    return this.table.rowAt(slot, (key & PENALTY_BIT) !== 0, key >> 1 === keys[first]! >> 1);
+  }
+
+  /**
+   * The first `limit` slots in order among those whose key has any of `keyBits` (all slots with 0)
+   * and whose flags masked by `flagMask` equal `flagValue`, and how many slots match in all.
+   * One scan, keeping the best `limit` in order.
+   */
+  top(keyBits: number, flagMask: number, flagValue: number, limit: number): SlotList {
+    const { keys, flags, size } = this.table;
+    const slots: number[] = [];
+    let total = 0;
+    for (let slot = 0; slot < size; slot++) {
+      if (keyBits !== 0 && (keys[slot]! & keyBits) === 0) continue;
+      if ((flags[slot]! & flagMask) !== flagValue) continue;
+      total++;
+      this.keep(slots, slot, limit);
     }
-    return ordered;
+    return { slots, total };
+  }
+
+  /** Inserts `slot` into the ordered `slots` if it is among the first `limit`. */
+  keep(slots: number[], slot: number, limit: number): void {
+    if (slots.length === limit && !this.before(slot, slots[limit - 1]!)) return;
+    let i = slots.length < limit ? slots.length : limit - 1;
+    while (i > 0 && this.before(slot, slots[i - 1]!)) {
+      slots[i] = slots[i - 1]!;
+      i--;
+    }
+    slots[i] = slot;
+  }
+
+  /** Every slot in order: a full sort, for when the decision's `candidates` are read. */
+  ordered(): number[] {
+    const size = this.table.size;
+    const order: number[] = new Array(size);
+    for (let slot = 0; slot < size; slot++) order[slot] = slot;
+    const { keys, scores, poolIds } = this.table;
+    // compareKeys on slots: the same total order as `before`.
+    order.sort((a, b) => {
+      const keyA = keys[a]!;
+      const keyB = keys[b]!;
+      if (keyA !== keyB) return keyA - keyB;
+      const scoreA = scores[a]!;
+      const scoreB = scores[b]!;
+      if (scoreA !== scoreB) return scoreA > scoreB ? -1 : 1;
+      const idA = poolIds[a]!;
+      const idB = poolIds[b]!;
+      return idA < idB ? -1 : idA > idB ? 1 : 0;
+    });
+    return order;
+  }
+
+  /** Whether the 5-hour penalty applies (set by {@link pick}). */
+  get penalised(): boolean {
+    return this.penalty;
   }
 }
 
-type MutableRow = { -readonly [K in keyof CandidateRow]: CandidateRow[K] };
-
-interface SortEntry {
-  classKey: number;
-  readonly score: number;
-  readonly poolId: string;
-  readonly row: MutableRow;
+/** Some slots in order, and how many slots the list has in all. */
+export interface SlotList {
+  readonly slots: readonly number[];
+  readonly total: number;
 }
 
-const DRAINING_BIT = 32;
-const OVER_LIMIT_BIT = 16;
-const PENALTY_BIT = 8;
-const METERED_BIT = 4;
+export const DRAINING_BIT = 32;
+export const OVER_LIMIT_BIT = 16;
+export const PENALTY_BIT = 8;
+export const METERED_BIT = 4;
 
-function compareEntries(a: SortEntry, b: SortEntry): number {
+/** The comparator of the order: negative when `a` is preferred. */
+function compareKeys(
+  a: { classKey: number; score: number; poolId: string },
+  b: { classKey: number; score: number; poolId: string },
+): number {
   if (a.classKey !== b.classKey) return a.classKey - b.classKey;
   if (a.score !== b.score) return a.score > b.score ? -1 : 1;
   return a.poolId < b.poolId ? -1 : a.poolId > b.poolId ? 1 : 0;
+}
+
+/** {@link classKey} of a table slot's flags (no penalty bit: the ordering adds it). */
+export function classKeyOfFlags(flags: number): number {
+  return (
+    ((flags & DRAINING) !== 0 ? DRAINING_BIT : 0) |
+    ((flags & FORECAST_OVER_LIMIT) !== 0 ? OVER_LIMIT_BIT : 0) |
+    ((flags & FREE) !== 0 ? 0 : METERED_BIT) |
+    ((flags & URGENT) !== 0 ? 0 : 2) |
+    ((flags & ASSIGNED) !== 0 ? 0 : 1)
+  );
 }
 
 /**
@@ -133,11 +216,11 @@ export function classKey(
   );
 }
 
-/** The comparator of {@link CandidateOrder}: negative when `a` is preferred. */
+/** The order of {@link CandidateOrder} on rows: negative when `a` is preferred. */
 export function compareCandidates(a: CandidateRow, b: CandidateRow): number {
-  return compareEntries(
-    { classKey: classKey(a), score: rankScore(a), poolId: a.poolId, row: a },
-    { classKey: classKey(b), score: rankScore(b), poolId: b.poolId, row: b },
+  return compareKeys(
+    { classKey: classKey(a), score: rankScore(a), poolId: a.poolId },
+    { classKey: classKey(b), score: rankScore(b), poolId: b.poolId },
   );
 }
 

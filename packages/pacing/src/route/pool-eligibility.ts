@@ -45,10 +45,11 @@ export function checkCapable(pool: PoolSnapshot, task: RouteTask): PoolRejection
 export function checkSpent(
   pool: PoolSnapshot,
   now: number,
-  options: { readonly ignoreReserve?: boolean } = {},
+  options?: { readonly ignoreReserve?: boolean },
 ): PoolRejection | null {
   const readings = meterReadings(pool.meter);
-  const reserves = options.ignoreReserve === true ? undefined : pool.reserves;
+  // (No `= {}` default: that would allocate an object per pool per decision.)
+  const reserves = options?.ignoreReserve === true ? undefined : pool.reserves;
   // The common case allocates nothing: a window can only be spent while its raw reading is at or
   // above its line.
   let anyFull = false;

@@ -26,12 +26,21 @@ import { formatReserveClause } from './pool-eligibility';
 /** The most pools a list inside a pick's reason line names before `+<n> more`. */
 export const REASON_LIST_LIMIT = 10;
 
-/** Renders at most {@link REASON_LIST_LIMIT} items, then `+<n> more`; renders only what it prints. */
-function joinCapped<T>(items: readonly T[], render: (item: T) => string, separator: string): string {
+/**
+ * Renders at most {@link REASON_LIST_LIMIT} items, then `+<n> more`; renders only what it prints.
+ * `total` is the length of the whole list when `items` is only its head (at least the first
+ * {@link REASON_LIST_LIMIT} items, in order), as `chooseRoute` passes it.
+ */
+function joinCapped<T>(
+  items: readonly T[],
+  render: (item: T) => string,
+  separator: string,
+  total = items.length,
+): string {
   const shown = Math.min(items.length, REASON_LIST_LIMIT);
   const parts: string[] = new Array(shown);
   for (let i = 0; i < shown; i++) parts[i] = render(items[i]!);
-  const rest = items.length - shown;
+  const rest = total - shown;
   return rest > 0 ? `${parts.join(separator)}${separator}+${rest} more` : parts.join(separator);
 }
 
@@ -68,21 +77,24 @@ export function formatPinClause(
  * metered pools ranked below free: codex 40.0, grok 12.3`. Numbers use one fixed decimal; the
  * model prints `CLI default` when the tier runs the CLI's own default; `5h used` only with a
  * reading; the metered part only when a metered candidate existed (their effective surplus, in
- * preference order).
+ * preference order). `meteredTotal`: how many metered candidates there are when `metered` is only
+ * the head of that list (see `joinCapped`).
  */
 export function formatFreeClause(
   chosen: Pick<CandidateRow, 'poolLabel' | 'model' | 'fiveHourUsedPct' | 'inflight'>,
   metered: readonly Pick<CandidateRow, 'poolLabel' | 'effectiveSurplus' | 'pace'>[],
+  meteredTotal = metered.length,
 ): string {
   const parts = [`free model ${chosen.model ?? 'CLI default'}`];
   if (chosen.fiveHourUsedPct !== null) parts.push(`5h used ${formatFixed1(chosen.fiveHourUsedPct)}%`);
   parts.push(`${chosen.inflight} in flight`);
   const head = `free pool first: ${chosen.poolLabel} (${parts.join(', ')})`;
-  if (metered.length === 0) return head;
+  if (meteredTotal === 0) return head;
   const below = joinCapped(
     metered,
     (row) => `${row.poolLabel} ${row.pace === null ? '-' : formatFixed1(row.effectiveSurplus)}`,
     ', ',
+    meteredTotal,
   );
   return `${head} · metered pools ranked below free: ${below}`;
 }
@@ -127,44 +139,51 @@ export function formatLastMileTrailer(row: Pick<CandidateRow, 'poolLabel' | 'fiv
   return `last mile: ${row.poolLabel} ${formatCompact(row.fiveHourUsedPct ?? 0)}% of 5h, a limit mid-attempt goes back to the caller`;
 }
 
-/** `forecast over 100% (still eligible; ranked last): codex 104.2%, grok 101%`. */
+/**
+ * `forecast over 100% (still eligible; ranked last): codex 104.2%, grok 101%`. `total`: the
+ * length of the list when `rows` is only its head (as in every list builder below).
+ */
 export function formatForecastOverTrailer(
   rows: readonly Pick<CandidateRow, 'poolLabel' | 'forecastFiveHourPct'>[],
+  total = rows.length,
 ): string {
   const list = joinCapped(
     rows,
     (row) => `${row.poolLabel} ${formatCompact(row.forecastFiveHourPct ?? 0)}%`,
     ', ',
+    total,
   );
   return `forecast over 100% (still eligible; ranked last): ${list}`;
 }
 
 type DrainingFields = Pick<CandidateRow, 'poolLabel' | 'forecastPacingPct' | 'pacingElapsedPct'>;
 
-function drainingList(rows: readonly DrainingFields[]): string {
+function drainingList(rows: readonly DrainingFields[], total: number): string {
   return joinCapped(
     rows,
     (row) =>
       `${row.poolLabel} ${formatCompact(row.forecastPacingPct ?? 0)}% (${formatCompact(row.pacingElapsedPct ?? 0)}% elapsed)`,
     ', ',
+    total,
   );
 }
 
 /** `expiring but draining (forecast >= 95% and past its clock): grok 99.5% (98.8% elapsed)`. */
-export function formatExpiringDrainingTrailer(rows: readonly DrainingFields[]): string {
-  return `expiring but draining (forecast >= 95% and past its clock): ${drainingList(rows)}`;
+export function formatExpiringDrainingTrailer(rows: readonly DrainingFields[], total = rows.length): string {
+  return `expiring but draining (forecast >= 95% and past its clock): ${drainingList(rows, total)}`;
 }
 
 /** `draining (forecast >= 95% and past its clock): grok 99.5% (90% elapsed)`. */
-export function formatDrainingTrailer(rows: readonly DrainingFields[]): string {
-  return `draining (forecast >= 95% and past its clock): ${drainingList(rows)}`;
+export function formatDrainingTrailer(rows: readonly DrainingFields[], total = rows.length): string {
+  return `draining (forecast >= 95% and past its clock): ${drainingList(rows, total)}`;
 }
 
 /** `preferred over busier: codex (2 in flight), grok (1 in flight)`. */
 export function formatPreferredOverBusierTrailer(
   rows: readonly Pick<CandidateRow, 'poolLabel' | 'inflight'>[],
+  total = rows.length,
 ): string {
-  return `preferred over busier: ${joinCapped(rows, (row) => `${row.poolLabel} (${row.inflight} in flight)`, ', ')}`;
+  return `preferred over busier: ${joinCapped(rows, (row) => `${row.poolLabel} (${row.inflight} in flight)`, ', ', total)}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   WINDOW_KINDS,
   type WindowKind,
 } from '../types';
+import { PoolIdSet } from './pool-id-set';
 
 const METER_STATUSES = ['live', 'cache', 'stale', 'manual', 'unmetered'];
 
@@ -36,7 +37,7 @@ export function validateRouteInput(input: {
   const { pools, task, now, settings } = input;
   validateTaskAndSettings(task, now, settings);
   if (!Array.isArray(pools)) fail('pools', 'an array of pool snapshots', pools);
-  const seen = new Set<string>();
+  const seen = new PoolIdSet(pools.length);
   for (let i = 0; i < pools.length; i++) validatePool(pools[i]!, i, seen);
 }
 
@@ -87,13 +88,13 @@ export function validateTaskAndSettings(
     if (!PIN_SOURCES.includes(task.pin.source)) {
       fail('task.pin.source', PIN_SOURCES.join(', '), task.pin.source);
     }
-  }
     if (
       task.pin.shownAs !== undefined &&
       (typeof task.pin.shownAs !== 'string' || task.pin.shownAs.trim() === '')
     ) {
       fail('task.pin.shownAs', 'a non-empty string', task.pin.shownAs);
     }
+  }
   const penalty = settings?.inflightPenaltyPct;
   if (penalty !== undefined && !(Number.isFinite(penalty) && penalty >= 0)) {
     fail(
@@ -106,14 +107,15 @@ export function validateTaskAndSettings(
 
 /**
  * The per-pool part of {@link validateRouteInput}; `seen` collects the ids checked so far.
+ * It runs once per pool per decision: plain comparisons and named reads, no array searches or
+ * iterators.
  *
  * @throws InvalidInputError
  */
-export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): void {
+export function validatePool(pool: PoolSnapshot, i: number, seen: PoolIdSet): void {
   if (!isObject(pool)) fail(`pools[${i}]`, 'a pool snapshot object', pool);
   if (typeof pool.id !== 'string' || pool.id === '') fail(`pools[${i}].id`, 'a non-empty pool id', pool.id);
-  if (seen.has(pool.id)) fail(`pools[${i}].id`, 'an id no other pool in the list has', pool.id);
-  seen.add(pool.id);
+  if (!seen.add(pool.id)) fail(`pools[${i}].id`, 'an id no other pool in the list has', pool.id);
   if (typeof pool.enabled !== 'boolean') fail(`pools[${i}].enabled`, 'true or false', pool.enabled);
   if (!Array.isArray(pool.lanes))
     fail(`pools[${i}].lanes`, `an array of lanes (${LANES.join(', ')})`, pool.lanes);
@@ -126,14 +128,14 @@ export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): 
   }
   const meter = pool.meter;
   if (!isObject(meter)) fail(`pools[${i}].meter`, 'an object { status, windows }', meter);
-  if (!METER_STATUSES.includes(meter.status)) {
+  if (!isMeterStatus(meter.status)) {
     fail(`pools[${i}].meter.status`, METER_STATUSES.join(', '), meter.status);
   }
   const windows = meter.windows;
   if (!Array.isArray(windows)) fail(`pools[${i}].meter.windows`, 'an array of meter windows', windows);
   for (let j = 0; j < windows.length; j++) {
     const w = windows[j]!;
-    if (!isObject(w) || !WINDOW_KINDS.includes(w.kind)) {
+    if (!isObject(w) || !isWindowKind(w.kind)) {
       fail(`pools[${i}].meter.windows[${j}].kind`, WINDOW_KINDS.join(', '), isObject(w) ? w.kind : w);
     }
     if (!(Number.isFinite(w.usedPct) && w.usedPct >= 0))
@@ -156,12 +158,11 @@ export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): 
       pool.spendRates,
     );
   }
-  for (const kind of WINDOW_KINDS) {
-    const rate = pool.spendRates[kind];
-    if (rate !== undefined && !(Number.isFinite(rate) && rate >= 0)) {
-      fail(`pools[${i}].spendRates.${kind}`, 'points per worker-minute at or above 0, or absent', rate);
-    }
-  }
+  // WINDOW_KINDS in order, read by name.
+  const rates = pool.spendRates;
+  checkRate(rates.five_hour, i, 'five_hour');
+  checkRate(rates.weekly, i, 'weekly');
+  checkRate(rates.monthly, i, 'monthly');
   if (pool.reserves !== undefined) {
     if (!isObject(pool.reserves)) {
       fail(`pools[${i}].reserves`, 'an object of window kind → reserve points, or absent', pool.reserves);
@@ -190,6 +191,28 @@ export function validatePool(pool: PoolSnapshot, i: number, seen: Set<string>): 
       fail(`pools[${i}].inflight[${j}].expectedMinutes`, 'minutes at or above 0, or undefined', expected);
     }
   }
+}
+
+function checkRate(rate: number | undefined, i: number, kind: WindowKind): void {
+  if (rate !== undefined && !(Number.isFinite(rate) && rate >= 0)) {
+    fail(`pools[${i}].spendRates.${kind}`, 'points per worker-minute at or above 0, or absent', rate);
+  }
+}
+
+/** `METER_STATUSES.includes(status)`, without the search. */
+function isMeterStatus(status: unknown): boolean {
+  return (
+    status === 'live' ||
+    status === 'cache' ||
+    status === 'stale' ||
+    status === 'manual' ||
+    status === 'unmetered'
+  );
+}
+
+/** `WINDOW_KINDS.includes(kind)`, without the search. */
+function isWindowKind(kind: unknown): boolean {
+  return kind === 'five_hour' || kind === 'weekly' || kind === 'monthly';
 }
 
 function validateRoute(route: NonNullable<RouteTask['route']>): void {
