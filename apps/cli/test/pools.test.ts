@@ -52,7 +52,7 @@ function workedExampleHome(): string {
 }
 
 describe('bullswarm pools', () => {
-  it("prints the worked example of docs/routing.md lines, [cache] once the meters are cached", async () => {
+  it('prints the worked example of docs/routing.md lines, [cache] once the meters are cached', async () => {
     const home = workedExampleHome();
     const env = nowEnv(NOW);
     const first = await bullswarm(['pools'], { home, env });

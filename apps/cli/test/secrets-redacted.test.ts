@@ -94,7 +94,9 @@ describe('nothing secret leaves bullswarm', () => {
       expect(unknown.stderr).toContain('[redacted ');
     }
 
-    outputs.forEach((text, i) => expectClean(text, `output ${i}`));
+    outputs.forEach((text, i) => {
+      expectClean(text, `output ${i}`);
+    });
     const files = homeFiles(home);
     for (const expected of [
       'run.json',

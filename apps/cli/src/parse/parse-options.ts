@@ -1,5 +1,5 @@
-import { LANES, type Lane, type WindowKind } from '@bullswarm/pacing';
 import { parseIsoInstant } from '@bullswarm/connectors/internal';
+import { LANES, type Lane, type WindowKind } from '@bullswarm/pacing';
 import { CliUsageError } from '../cli/cli-errors';
 
 /** Collects a repeatable option's values (`--add-dir a --add-dir b`). */

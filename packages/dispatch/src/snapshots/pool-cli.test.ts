@@ -130,7 +130,7 @@ describe('a pool whose CLI is missing is unavailable, not ready', () => {
         kind: 'single-run',
         cwd: runtime.home.home,
         outputDir: join(runtime.home.home, 'out'),
-        pin: { poolId: 'sim:a', source: '--worker-pool' },
+        pin: { poolId: 'sim:a', source: 'operator', shownAs: '--worker-pool' },
         retryAttempts: 3,
       });
       expect(result).toMatchObject({

@@ -6,6 +6,7 @@ import { WRITE_FAULT_VARIABLE } from '@bullswarm/connectors/internal';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreFaultError } from '../errors/store-fault-error';
+import type { RunRecord } from '../store-types';
 import { catchError } from '../test-support/catch-error';
 import { useTempDirs } from '../test-support/temp-dir';
 import { type EmbeddedBullswarmStore, openStore, openStoreIfExists } from './open-store';
@@ -24,7 +25,7 @@ function track(store: EmbeddedBullswarmStore): EmbeddedBullswarmStore {
   return store;
 }
 
-const run = (id: string) => ({
+const run = (id: string): RunRecord => ({
   id,
   poolId: 'p',
   tier: 'medium',

@@ -146,7 +146,10 @@ describe('loadRun', () => {
     const paths = runPaths(workflowsDir, 'wf-oldpin1');
     mkdirSync(paths.runDir);
     const state = baseState('wf-oldpin1', 0);
-    const old = { ...state, steps: [{ ...state.steps[0]!, pin: { poolId: 'sim:a', source: 'step restart' } }] };
+    const old = {
+      ...state,
+      steps: [{ ...state.steps[0]!, pin: { poolId: 'sim:a', source: 'step restart' } }],
+    };
     writeFileSync(paths.statePath, JSON.stringify(old));
     expect(loadRun(workflowsDir, 'wf-oldpin1').state.steps[0]?.pin).toEqual({
       poolId: 'sim:a',
