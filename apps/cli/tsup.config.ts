@@ -201,13 +201,14 @@ async function writeBuiltinManifests(): Promise<void> {
 /**
  * The core bundle (src/launcher/choose-bundle.ts) runs `pools`, `assignments`, `strategy`,
  * `meters` and help. Here, in its build, the modules only other commands use are replaced by one
- * that throws: the command modules of run, demo, setup, the workflow and swarm commands (not
+ * that throws: the command modules of run, demo, setup, dashboard, mcp, store, the workflow and swarm commands (not
  * their `register-*` files, which define the commands for help), and the packages that spawn
  * agents (@bullswarm/workflow, @bullswarm/swarm, the main @bullswarm/dispatch entry). None of
  * their code is in the core bundle, and a core command that reached one would fail loudly.
  */
 const FULL_ONLY_MODULES = [
-  /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:run|demo|setup|dashboard|mcp)-command\.ts$/,
+  /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:run|demo|setup|dashboard|mcp|store)-command\.ts$/,
+  /[\\/]apps[\\/]cli[\\/]src[\\/]cli[\\/]check-full-bundle-settings\.ts$/,
   // Their registrars and the option tuples the registrars share (swarm-options.ts) define help.
   /[\\/]apps[\\/]cli[\\/]src[\\/]commands[\\/](?:swarm|workflow)[\\/](?!register-|swarm-options\.ts$)[^\\/]+\.ts$/,
   /[\\/]packages[\\/](?:workflow|swarm|dispatch|dashboard|mcp)[\\/]src[\\/]index\.ts$/,

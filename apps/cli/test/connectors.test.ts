@@ -98,8 +98,12 @@ describe('bullswarm connectors', () => {
     expect(json.entry.package).toBe('bullswarm-connector-template');
     // The package's own directory (through the project's node_modules link), absolute.
     expect(json.entry.directory).toBe(join(project, 'node_modules', 'bullswarm-connector-template'));
+    // Loaded from another directory: the pool is added; its agent is not installed here, so
+    // `pools add` warns at once that it cannot run yet.
     const pool = await bullswarm(['pools', 'add', 'template'], { home, cwd: dirs.make() });
-    expect(pool.stderr).toBe('');
+    expect(pool.stderr).toBe(
+      'warning: pool template cannot run: template-agent not on PATH; it shows UNAVAILABLE in bullswarm pools until then (install Template agent, or add the pool with --command <path>)\n',
+    );
     expect(pool.exitCode).toBe(0);
   });
 

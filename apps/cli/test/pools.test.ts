@@ -600,7 +600,10 @@ describe('a label is never another pool id', () => {
       ['sim:behind', 'sim:behind'],
     ]);
     // the id wins: sim:ahead names the pool with that id
-    const meters = await bullswarm(['meters', 'set', 'sim:ahead', '--weekly', '10'], { home, env });
+    const meters = await bullswarm(
+      ['meters', 'set', 'sim:ahead', '--weekly', '10', '--resets-at', 'weekly=2026-09-14T00:00:00Z'],
+      { home, env },
+    );
     expect([meters.exitCode, meters.stderr]).toEqual([0, warning]);
     const dry = await bullswarm(
       ['run', '--lane', 'analyze', '--worker-pool', 'sim:ahead', '--dry-run', '--json', 'hi'],

@@ -111,6 +111,43 @@ describe('bullswarm run --dry-run', () => {
     expect(existsSync(simLog)).toBe(false);
   });
 
+  it('an unknown surplus is null in --json, never 0: run --dry-run candidates and pools --json', async () => {
+    const home = dirs.make();
+    writeTestHome(home, {
+      now: NOW,
+      pools: [
+        { connector: 'sim', account: 'unmetered', meter: { type: 'none' } },
+        {
+          connector: 'sim',
+          account: 'metered',
+          windows: [{ kind: 'weekly', usedPct: 60, resetsInMin: 5040 }],
+        },
+      ],
+    });
+    const env = nowEnv(NOW);
+    const dry = await bullswarm(['run', '--lane', 'analyze', '--dry-run', '--json', 'hi'], { home, env });
+    expect(dry.exitCode).toBe(0);
+    const rows = (
+      JSON.parse(dry.stdout) as {
+        candidates: { poolId: string; pace: number | null; effectiveSurplus: number | null }[];
+      }
+    ).candidates;
+    const byId = new Map(rows.map((row) => [row.poolId, row]));
+    expect(byId.get('sim:unmetered')).toMatchObject({ pace: null, effectiveSurplus: null });
+    expect(byId.get('sim:metered')?.effectiveSurplus).toBeCloseTo(-10, 6);
+    const pools = await bullswarm(['pools', '--json'], { home, env });
+    const views = (
+      JSON.parse(pools.stdout) as {
+        pools: { id: string; pace: number | null; effectiveSurplus: number | null }[];
+      }
+    ).pools;
+    expect(views.find((view) => view.id === 'sim:unmetered')).toMatchObject({
+      pace: null,
+      effectiveSurplus: null,
+    });
+    expect(views.find((view) => view.id === 'sim:metered')?.effectiveSurplus).toBeCloseTo(-10, 6);
+  });
+
   it('pins with --worker-pool and says it was pinned', async () => {
     const { home, env } = simHome();
     const result = await bullswarm(

@@ -28,21 +28,7 @@ export async function checkSettings(
   store.createClock(env);
   store.resolveHeartbeatSettings(env);
   if (CORE_COMMANDS.has(commandWord)) return;
-  const dispatch = await import('@bullswarm/dispatch');
-  dispatch.resolveWatchdogSettings(env);
-  dispatch.resolveWhenReadyPollMs(env);
-  const { resolveWatchPollMs } = await import('@bullswarm/workflow');
-  resolveWatchPollMs(env);
-  const swarm = await import('@bullswarm/swarm');
-  swarm.resolveSwarmSettings(env);
-  swarm.capacityThresholds(env);
-  swarm.parseCapacityCaps(env);
-  swarm.capacityMaxAgeMs(env);
-  swarm.readSeconds(env, swarm.BULLSWARM_REMOTE_TIMEOUT_SEC, swarm.DEFAULT_REMOTE_TIMEOUT_SEC);
-  const { doctorTimeoutSec } = await import('../doctor/doctor-probes');
-  doctorTimeoutSec(env);
-  if (commandWord === 'mcp') {
-    const { resolveProgressIntervalMs } = await import('@bullswarm/mcp');
-    resolveProgressIntervalMs(env);
-  }
+  // The full bundle's part is a module of its own, left out of the core bundle (tsup.config.ts).
+  const { checkFullBundleSettings } = await import('./check-full-bundle-settings');
+  await checkFullBundleSettings(env, commandWord);
 }

@@ -9,6 +9,7 @@ import { registerMetersCommands } from '../commands/register-meters-commands';
 import { registerPoolsCommands } from '../commands/register-pools-commands';
 import { registerRunCommand } from '../commands/register-run-command';
 import { registerSetupCommand } from '../commands/register-setup-command';
+import { registerStoreCommand } from '../commands/register-store-command';
 import { registerStrategyCommands } from '../commands/register-strategy-commands';
 import type { CommandRegistrar } from './command-registrar';
 
@@ -27,6 +28,7 @@ export const OWN_COMMAND_REGISTRARS: readonly (readonly [name: string, register:
   ['setup', registerSetupCommand],
   ['doctor', registerDoctorCommand],
   ['meters', registerMetersCommands],
+  ['store', registerStoreCommand],
   ['connectors', registerConnectorsCommands],
   ['demo', registerDemoCommand],
   ['dashboard', registerDashboardCommand],

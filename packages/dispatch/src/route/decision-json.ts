@@ -5,9 +5,14 @@ import type { AttemptReport, DispatchResult } from '../dispatch/dispatch-types';
 import type { BullswarmRuntime } from '../runtime/open-runtime';
 import { noPoolKind } from './no-pool-kind';
 
-/** A candidate row as `run --json` prints it (times as ISO-8601). */
+/** A candidate row as `run --json` prints it (times as ISO-8601; `effectiveSurplus` null where the pace is unknown). */
 export function candidateJson(row: CandidateRow) {
-  return { ...row, pacingResetsAt: row.pacingResetsAt === null ? null : formatTime(row.pacingResetsAt) };
+  return {
+    ...row,
+    // An unknown surplus is never shown as 0 (routing ranks the row as if its pace were 0).
+    effectiveSurplus: row.pace === null ? null : row.effectiveSurplus,
+    pacingResetsAt: row.pacingResetsAt === null ? null : formatTime(row.pacingResetsAt),
+  };
 }
 
 /** A rejected pool as `run --json` prints it: with its label, `backAt` as ISO-8601. */

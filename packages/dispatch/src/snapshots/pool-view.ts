@@ -126,8 +126,10 @@ export interface PoolView {
    * The candidate-row numbers routing ranks this pool on, for a medium-tier task of its first lane
    * (the same `buildCandidateRow` as `run --json`'s candidates): pace minus charges, the 5-hour
    * forecast with such a task, where its duration estimate came from, and the 5-hour flags.
+   * `effectiveSurplus` is null when the pace is unknown (unmetered, or no reset known): an unknown
+   * surplus is never shown as 0 (routing ranks such a pool as if its pace were 0, docs/routing.md).
    */
-  readonly effectiveSurplus: number;
+  readonly effectiveSurplus: number | null;
   readonly forecastFiveHourPct: number | null;
   readonly estimateSource: 'recorded' | 'bootstrap';
   readonly nearFiveHourPenalty: boolean;
@@ -276,7 +278,7 @@ function buildPoolView(
             elapsedPct: row.fiveHourElapsedPct,
           },
     spendRates: pool.spendRates,
-    effectiveSurplus: row.effectiveSurplus,
+    effectiveSurplus: row.pace === null ? null : row.effectiveSurplus,
     forecastFiveHourPct: row.forecastFiveHourPct,
     estimateSource: row.estimateSource,
     nearFiveHourPenalty: row.nearFiveHourPenalty,

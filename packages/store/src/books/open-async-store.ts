@@ -163,13 +163,16 @@ async function open(
   const books = bind(engine);
   const sqliteEngine = engine instanceof SqliteEngine ? engine : undefined;
 
-  const applyRegistered = async (sets: readonly StoreMigrations[]): Promise<void> => {
+  /** Postgres: the steps this call applied (under the migration lock); SQLite: undefined. */
+  const applyRegistered = async (
+    sets: readonly StoreMigrations[],
+  ): Promise<AppliedMigration[] | undefined> => {
     if (sqliteEngine !== undefined && embedded !== undefined) {
       const store = embedded;
       for (const set of sets) await sqliteEngine.exclusive(() => store.applyMigrations(set));
-    } else {
-      await applyPostgresMigrations(engine, [coreMigrations, ...sets]);
+      return undefined;
     }
+    return applyPostgresMigrations(engine, [coreMigrations, ...sets]);
   };
   let closed = false;
   return {
@@ -211,7 +214,10 @@ async function open(
     },
     async migrate(): Promise<AppliedMigration[]> {
       const before = await readAppliedVersions(engine);
-      await applyRegistered(registered);
+      // On Postgres exactly the steps this process applied: another host migrating at the same
+      // time applied the rest, and they are not listed. (SQLite: what changed around the call.)
+      const own = await applyRegistered(registered);
+      if (own !== undefined) return own;
       const after = await readAppliedVersions(engine);
       const applied: AppliedMigration[] = [];
       for (const [namespace, version] of after) {

@@ -63,7 +63,7 @@ export async function pickCommand(
           capacity: a.capacity,
           freePct: a.freePct,
           pace: a.row.pace,
-          effectiveSurplus: a.row.effectiveSurplus,
+          effectiveSurplus: a.row.pace === null ? null : a.row.effectiveSurplus,
           inflight: a.row.inflight,
         })),
         leftOut: pick.leftOut,
