@@ -79,7 +79,21 @@ export {
   type OutputFormat,
   type ParseState,
 } from './parsers';
-export * from './redact';
+export {
+  CREDENTIAL_ENV_NAME,
+  createRedactor,
+  credentialValues,
+  HIGH_ENTROPY_BITS,
+  HIGH_ENTROPY_MIN_LENGTH,
+  MIN_CREDENTIAL_VALUE_LENGTH,
+  type Redactor,
+  redactSecrets,
+  SECRET_PATTERNS,
+  type SecretFinding,
+  scanForSecrets,
+  secretKindOf,
+  shannonEntropy,
+} from './redact';
 export { resolveConnector, SUPPORTED_SPECIFICATION_VERSIONS } from './resolve-connector';
 export type {
   ConnectorV1,

@@ -8,8 +8,9 @@ import { type CommandContext, createCommandContext, type GlobalOptions } from '.
 import type { RegistrarSetup } from './command-registrar';
 import { OWN_COMMAND_REGISTRARS, OWN_COMMANDS } from './own-commands';
 
-/** The version printed by `bullswarm --version` (set at build time). */
-export const VERSION: string = __BULLSWARM_VERSION__;
+import { VERSION } from './version';
+
+export { VERSION };
 
 /** Options of {@link buildProgram}. */
 export interface BuildProgramOptions {

@@ -1,6 +1,6 @@
 import { format } from 'node:util';
 import { type CommandContext, userHomeOf } from '../cli/command-context';
-import { VERSION } from '../cli/program';
+import { VERSION } from '../cli/version';
 import { checkOutputSchemaPrefix } from './workflow/workflow-cli-support';
 
 /**

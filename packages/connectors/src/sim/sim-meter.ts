@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/write-file-atomic';
+import { sleepSync } from '../process/sleep-sync';
 
 /** The bullswarm meter reading format the sim maintains in `$BULLSWARM_SIM_HOME/meter.json`. */
 export type SimMeterWindow = {
@@ -34,10 +35,6 @@ function rollWindow(window: SimMeterWindow, now: number): SimMeterWindow {
   const period = window.windowMinutes * 60_000;
   while (resetsAt <= now) resetsAt += period;
   return { ...window, usedPct: 0, resetsAt: new Date(resetsAt).toISOString() };
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /**
