@@ -24,7 +24,10 @@ const OTHER_PROGRAMS_ARGV = new Map([
   ['packages/connectors/src/parsers/', 'the agent CLIs whose output formats they parse'],
   ['packages/connectors/src/manifest/connector-manifest-schema.ts', 'the agent CLIs a manifest invokes'],
   ['packages/connectors/src/spec/', 'the agent CLIs a connector invokes'],
-  ['packages/swarm/src/leads/remote-check.ts', "git's own options (git tag --list, the fenced commands it reads)"],
+  [
+    'packages/swarm/src/leads/remote-check.ts',
+    "git's own options (git tag --list, the fenced commands it reads)",
+  ],
 ]);
 
 /** Packages whose code another change is rewriting: listed, not failed (see PENDING_PACKAGES). */

@@ -1,15 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDatabase, nowEnv, type TestDatabase, writeTestHome } from '@bullswarm/test-support';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, startBullswarm, tempDirs } from './support/cli';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The Postgres server of this run (tooling/test-support/src/postgres-setup.ts); empty: none. */
-    pgUrl: string;
-  }
-}
+import { testPostgresUrl } from './support/postgres';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const dirs = tempDirs();
@@ -69,7 +63,7 @@ describe('bullswarm store on the local file', () => {
   });
 });
 
-const pgUrl = inject('pgUrl');
+const pgUrl = testPostgresUrl();
 
 describe.skipIf(pgUrl === '')('bullswarm store on a shared Postgres, two hosts', () => {
   async function twoHosts() {
