@@ -73,27 +73,38 @@ export async function dashboardCommand(context: CommandContext, options: Dashboa
     }
     throw error;
   }
-  if (!dashboard.loopback) {
-    context.io.err(
-      `${context.errColors.yellow('warning')}: --host ${host} is not a loopback address: anyone who can reach this machine and learns the token can see your pools and runs and resume workflows\n`,
-    );
-  }
-  // The token is a secret minted for the person who started the dashboard: the printed address must
-  // carry it, so the redaction every command's output goes through lets this one value pass.
-  context.io.allowValue?.(dashboard.token);
-  context.io.out(`bullswarm dashboard: ${dashboard.url}\n`);
-  context.io.out('open that address (it carries the access token); Ctrl-C stops the dashboard\n');
-  if (options.open && !openBrowser(dashboard.url)) {
-    context.io.err('could not start a browser: open the address above yourself\n');
-  }
-  await new Promise<void>((resolve) => {
-    const stop = () => {
+  // Listening before the address is printed (whoever reads it may signal at once), and until the
+  // dashboard is closed, as in `run` and `workflow`: removed inside the handler, another library's
+  // exit hook that runs after it (execa's signal-exit, loaded while a meter command or git runs)
+  // would see no listener left and re-raise the signal, so the process would die by SIGTERM
+  // instead of closing and exiting 0.
+  let stop = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stop = () => resolve();
+  });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    if (!dashboard.loopback) {
+      context.io.err(
+        `${context.errColors.yellow('warning')}: --host ${host} is not a loopback address: anyone who can reach this machine and learns the token can see your pools and runs and resume workflows\n`,
+      );
+    }
+    // The token is a secret minted for the person who started the dashboard: the printed address must
+    // carry it, so the redaction every command's output goes through lets this one value pass.
+    context.io.allowValue?.(dashboard.token);
+    context.io.out(`bullswarm dashboard: ${dashboard.url}\n`);
+    context.io.out('open that address (it carries the access token); Ctrl-C stops the dashboard\n');
+    if (options.open && !openBrowser(dashboard.url)) {
+      context.io.err('could not start a browser: open the address above yourself\n');
+    }
+    await stopped;
+  } finally {
+    try {
+      await dashboard.close();
+    } finally {
       process.removeListener('SIGINT', stop);
       process.removeListener('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await dashboard.close();
+    }
+  }
 }
