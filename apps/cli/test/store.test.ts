@@ -66,7 +66,7 @@ describe('bullswarm store on the local file', () => {
 const pgUrl = testPostgresUrl();
 
 describe.skipIf(pgUrl === '')('bullswarm store on a shared Postgres, two hosts', () => {
-  async function twoHosts() {
+  async function twoHosts(usedPct: readonly [number, number] = [10, 60]) {
     const db = await createTestDatabase(pgUrl);
     databases.push(db);
     const homes = ['laptop', 'buildbox'].map((host) => {
@@ -74,8 +74,8 @@ describe.skipIf(pgUrl === '')('bullswarm store on a shared Postgres, two hosts',
       writeTestHome(home, {
         now: NOW,
         pools: [
-          { connector: 'sim', account: 'a', windows: weekly(10) },
-          { connector: 'sim', account: 'b', windows: weekly(60) },
+          { connector: 'sim', account: 'a', windows: weekly(usedPct[0]) },
+          { connector: 'sim', account: 'b', windows: weekly(usedPct[1]) },
         ],
       });
       return {
@@ -120,8 +120,18 @@ describe.skipIf(pgUrl === '')('bullswarm store on a shared Postgres, two hosts',
     for (const ns of after.namespaces) expect(keys).toContain(`${ns.namespace} ${ns.applied}`);
   });
 
-  it("one host sees the other's work in flight, with its host id, in assignments and pools", async () => {
-    const { laptop, buildbox } = await twoHosts();
+  it("one host sees the other's work in flight, with its host id, in assignments and pools, and it shifts the pick", async () => {
+    // sim:a is 2 points further behind than sim:b: the pick until one in-flight charge (3 points) lands on it.
+    const { laptop, buildbox } = await twoHosts([10, 12]);
+    const dryPick = async () =>
+      (
+        JSON.parse(
+          (await bullswarm(['run', '--lane', 'analyze', '--dry-run', '--json', 'hi'], buildbox)).stdout,
+        ) as {
+          poolId: string;
+        }
+      ).poolId;
+    expect(await dryPick()).toBe('sim:a');
     const running = startBullswarm(
       ['run', '--lane', 'analyze', '--worker-pool', 'sim:a', '[sim:slow,ms=8000,tickMs=200] map the parser'],
       laptop,
@@ -138,6 +148,7 @@ describe.skipIf(pgUrl === '')('bullswarm store on a shared Postgres, two hosts',
         pools: { id: string; inflight: number }[];
       };
       expect(pools.pools.find((pool) => pool.id === 'sim:a')?.inflight).toBe(1);
+      expect(await dryPick()).toBe('sim:b');
     } finally {
       const ended = await running;
       expect(ended.exitCode).toBe(0);
