@@ -33,6 +33,8 @@ describe('scanForSecrets', () => {
     ['private-key', planted.privateKey],
     ['high-entropy', planted.random],
     ['high-entropy', `wJalrXUtnFEMI/K7MDENG/${'bPxRfiCYEXAMPLEKEY'}`],
+    ['high-entropy', `https://files.example/wJalrXUtnFEMI/K7MDENG/${'bPxRfiCYEXAMPLEKEY'}`],
+    ['high-entropy', `/Users/AnnaKowalski/keys/${planted.random}/id`],
   ])('finds a %s anywhere in a field', (kind, secret) => {
     const findings = scanForSecrets({ next: ['run the tests', `then export X=${secret} and retry`] });
     expect(findings).toEqual([{ path: 'next[1]', kind }]);
@@ -73,6 +75,9 @@ describe('scanForSecrets', () => {
       '/tmp/bullswarm-swarm-tGhe2L/repo/plans/drill/analysis_results/handoff/handoff-20261130T073318Z-successor-cli-2.json',
     ],
     ['an upper-case constant name', 'BULLSWARM_CAPACITY_MAX_AGE_SEC_AND_BULLSWARM_LEASE_TTL_SEC'],
+    ['a mixed-case macOS home path', '/Users/AnnaKowalski/Documents/GitHub/BullSwarmDemo/README.md'],
+    ['a mixed-case source path', '/Users/JohnSmith/Projects/MyWebApp/src/Components/HeaderBar.tsx'],
+    ['a relative mixed-case path', 'apps/WebClient/src/Components/NavigationBar/Index2.tsx'],
   ])('leaves %s alone', (_label, text) => {
     expect(secretKindOf(text, [])).toBeUndefined();
   });
@@ -118,5 +123,16 @@ describe('createRedactor allow', () => {
     expect(out).toContain(`?token=${minted} `);
     expect(out).toContain('[redacted github-token]');
     expect(out).toContain('[redacted env:API_TOKEN]');
+  });
+});
+
+describe('redactSecrets on paths', () => {
+  it('keeps a path of words whole, and redacts only the random segment of a path that has one', () => {
+    const home = '/Users/AnnaKowalski/Documents/GitHub/BullSwarmDemo';
+    expect(redactSecrets(`wrote ${home}/report.json`)).toBe(`wrote ${home}/report.json`);
+    expect(redactSecrets(`${home}/${planted.random}/id`)).toBe(`${home}/[redacted high-entropy]/id`);
+    expect(redactSecrets(`url https://files.example/wJalrXUtnFEMI/K7MDENG/${'bPxRfiCYEXAMPLEKEY'}`)).toBe(
+      'url https://files.[redacted high-entropy]',
+    );
   });
 });

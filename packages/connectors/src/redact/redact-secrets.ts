@@ -65,6 +65,58 @@ function looksRandom(token: string): boolean {
   return shannonEntropy(token) >= HIGH_ENTROPY_BITS;
 }
 
+/** The parts of a path segment's letters and digits: `HeaderBar` → `Header`, `Bar`; `K7MD` → `K`, `7`, `MD`. */
+const WORD_RUN = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g;
+
+/**
+ * A path segment made of words (`AnnaKowalski`, `BullSwarmDemo`, `HeaderBar.tsx`, `v2-final`):
+ * split at `.`, `_` and `-`, each part falls into words, capitalised words, capital runs and digit
+ * runs with at most one run of one or two characters. Random base62 breaks into many short runs
+ * (`wJalrXUtnFEMI` → w, Jalr, X, Utn, FEMI).
+ */
+function isWordlikeSegment(segment: string): boolean {
+  for (const part of segment.split(/[._-]+/)) {
+    if (part.length <= 3) continue;
+    const runs = part.match(WORD_RUN) ?? [];
+    if (runs.join('').length !== part.length) return false;
+    if (runs.filter((run) => run.length <= 2).length > 1) return false;
+  }
+  return true;
+}
+
+/**
+ * The pieces of a long token to judge as possible generated secrets. A path whose segments are all
+ * words (`/Users/AnnaKowalski/Documents/GitHub/BullSwarmDemo`, the mixed case of a home on macOS)
+ * is no secret: only its own segments of 32 characters or more are judged. Anything else (a base64
+ * value with `/` in it among them) is judged whole.
+ */
+function secretCandidates(token: string): readonly string[] {
+  if (!token.includes('/')) return [token];
+  const segments = token.split('/');
+  const words = (segment: string) =>
+    segment.length < 4 || segment.length >= HIGH_ENTROPY_MIN_LENGTH || isWordlikeSegment(segment);
+  if (!segments.every(words)) return [token];
+  return segments.filter((segment) => segment.length >= HIGH_ENTROPY_MIN_LENGTH);
+}
+
+/** A long token (or, in a path of words, one of its long segments) that looks like a generated secret. */
+function hasRandomPart(token: string): boolean {
+  return secretCandidates(token).some((candidate) => looksRandom(candidate));
+}
+
+/** `token` with its generated-secret part replaced: the whole token, or only a path's random segments. */
+function redactToken(token: string): string {
+  const candidates = secretCandidates(token);
+  if (candidates.length === 1 && candidates[0] === token)
+    return looksRandom(token) ? '[redacted high-entropy]' : token;
+  return token
+    .split('/')
+    .map((segment) =>
+      segment.length >= HIGH_ENTROPY_MIN_LENGTH && looksRandom(segment) ? '[redacted high-entropy]' : segment,
+    )
+    .join('/');
+}
+
 /** The kind of secret `text` carries, or undefined. Never returns the value. */
 export function secretKindOf(
   text: string,
@@ -73,7 +125,7 @@ export function secretKindOf(
   for (const { kind, pattern } of SECRET_PATTERNS) if (pattern.test(text)) return kind;
   for (const { name, value } of credentialValues) if (text.includes(value)) return `env:${name}`;
   for (const token of text.match(/[A-Za-z0-9+/=_-]{32,}/g) ?? []) {
-    if (token.length >= HIGH_ENTROPY_MIN_LENGTH && looksRandom(token)) return 'high-entropy';
+    if (token.length >= HIGH_ENTROPY_MIN_LENGTH && hasRandomPart(token)) return 'high-entropy';
   }
   return undefined;
 }
@@ -166,9 +218,7 @@ function redactWith(text: string, credentials: readonly { name: string; value: s
     out = out.replace(new RegExp(pattern.source, flags), `[redacted ${kind}]`);
   }
   out = out.replace(BEARER, 'Bearer [redacted]');
-  return out.replace(/[A-Za-z0-9+/=_-]{32,}/g, (token) =>
-    looksRandom(token) ? '[redacted high-entropy]' : token,
-  );
+  return out.replace(/[A-Za-z0-9+/=_-]{32,}/g, redactToken);
 }
 
 /** A redactor bound to the credential values of some environments. */
