@@ -23,7 +23,9 @@ const templateTarget = new URL('./dist/connector-template/', import.meta.url);
  * build and install made, as the standalone package a user gets. Its package.json is the one to
  * publish: not private, and each workspace range is `^` the version of that package here (so
  * `@bullswarm/connectors` is `^<the connectors version this CLI bundles>`). `.gitignore` is
- * shipped as `gitignore` (npm never packs a `.gitignore`); init renames it back.
+ * shipped as `gitignore` (npm never packs a `.gitignore`) and `package.json` as
+ * `package.template.json` (a nested package.json in dist is a package of its own, whose `exports`
+ * Node ignores); init renames both back.
  */
 function copyConnectorTemplate(): void {
   rmSync(templateTarget, { recursive: true, force: true });
@@ -49,6 +51,7 @@ function copyConnectorTemplate(): void {
   }
   writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
   renameSync(new URL('.gitignore', templateTarget), new URL('gitignore', templateTarget));
+  renameSync(file, new URL('package.template.json', templateTarget));
 }
 
 /**

@@ -394,9 +394,10 @@ describe.runIf(runChromiumTests())('bullswarm dashboard in a real browser', () =
       const report = JSON.parse((await run(['workflow', 'show', workflowRunId, '--json'])).stdout);
       return report.steps.find((step: { id: string }) => step.id === 'summary');
     };
-    const deadline = Date.now() + PAGE_WAIT_MS;
+    const deadline = Date.now() + PAGE_WAIT_MS * 3;
     let summary = await restarted();
-    while (summary.attempts < 2 && Date.now() < deadline) {
+    // Attempt 2 is counted when it starts: wait for it to end too (bounded by the deadline).
+    while ((summary.attempts < 2 || summary.status === 'running') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       summary = await restarted();
     }

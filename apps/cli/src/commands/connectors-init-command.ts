@@ -11,7 +11,7 @@ import { defaultScaffoldId, SCAFFOLD_ID_PATTERN, scaffoldConnector } from '../co
  */
 function templateDirectory(): string {
   const dir = fileURLToPath(new URL('./connector-template/', import.meta.url));
-  if (!existsSync(`${dir}package.json`))
+  if (!existsSync(`${dir}package.template.json`))
     throw new Error(
       `bullswarm internal error: the connector template is missing at ${dir} (reinstall @bullswarm/cli)`,
     );

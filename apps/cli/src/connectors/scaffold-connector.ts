@@ -30,8 +30,15 @@ import { basename, dirname, join, relative } from 'node:path';
 /** A connector id `init` accepts: kebab case starting with a letter (it becomes identifiers too). */
 export const SCAFFOLD_ID_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
-/** The template's file names that npm would not ship under their own names. */
-const SHIPPED_AS: Readonly<Record<string, string>> = { gitignore: '.gitignore' };
+/**
+ * The template's file names it is shipped under, and the names `init` writes: npm never packs a
+ * `.gitignore`, and a `package.json` inside the CLI's dist would be a nested package whose
+ * `exports` Node ignores (publint refuses it).
+ */
+const SHIPPED_AS: Readonly<Record<string, string>> = {
+  gitignore: '.gitignore',
+  'package.template.json': 'package.json',
+};
 
 function words(id: string): string[] {
   return id.split('-');
