@@ -88,6 +88,31 @@ const commanderLazyChildProcess: Plugin = {
 };
 
 /**
+ * string-width builds an `Intl.Segmenter` and Unicode property expressions (`\p{RGI_Emoji}`) when
+ * it loads: milliseconds of every start of the full bundle (the settings check loads
+ * @bullswarm/workflow, whose run view measures text with it), for a function only a workflow's
+ * live view calls. In the bundle, the workflow's display-width module loads it on the first
+ * measure instead (a `require`, which esbuild turns into a lazy module init). Fails the build if
+ * the import line ever changes.
+ */
+const lazyStringWidth: Plugin = {
+  name: 'lazy-string-width',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]workflow[\\/]src[\\/]view[\\/]display-width\.ts$/ }, (args) => {
+      const eager = "import stringWidth from 'string-width';";
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(eager)) throw new Error(`${args.path}: expected the line ${eager}`);
+      const lazy = [
+        "declare const require: (id: 'string-width') => { default: (text: string) => number };",
+        'let loadedStringWidth: ((text: string) => number) | undefined;',
+        "const stringWidth = (text: string): number => (loadedStringWidth ??= require('string-width').default)(text);",
+      ].join('\n');
+      return { contents: text.replace(eager, lazy), loader: 'ts' };
+    });
+  },
+};
+
+/**
  * `import('node:crypto')` and other dynamic imports of Node built-ins become a `require` inside the
  * bundle (esbuild would keep them as `import()`, which Node 20 cannot run in a script compiled from
  * a code cache; see MODULE_WRAPPER in src/launcher/load-bundle.ts).
@@ -271,6 +296,7 @@ const cliBundle = (name: string, entry: string, plugins: Plugin[]): Options => (
     betterSqliteAddon,
     builtinDynamicImports,
     configuredConnectorImport,
+    lazyStringWidth,
     ...plugins,
   ],
   esbuildOptions(options) {
