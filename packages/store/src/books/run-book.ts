@@ -169,7 +169,9 @@ export class RunBook implements AsyncRunLog {
     let rows: RankedRunRow[];
     if (cached && cached.dataVersion === dataVersion && cached.limit === limit && since >= cached.since) {
       const added = await this.sql.query<RankedRunRow>(
-        'SELECT rowid AS rank, * FROM runs WHERE rowid > ? AND pool = ? AND started_at >= ?',
+        // `+pool`, `+started_at`: no index on them, so SQLite walks the rowids after the last one
+        // seen (a handful) instead of every run of the pool in the window.
+        'SELECT rowid AS rank, * FROM runs WHERE rowid > ? AND +pool = ? AND +started_at >= ?',
         [cached.maxRank, poolId, since],
       );
       const ids = new Set(added.map((row) => row.id));
