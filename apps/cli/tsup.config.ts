@@ -91,6 +91,57 @@ const commanderLazyChildProcess: Plugin = {
 };
 
 /**
+ * string-width builds an `Intl.Segmenter` and Unicode property expressions (`\p{RGI_Emoji}`) when
+ * it loads: milliseconds of every start of the full bundle (the settings check loads
+ * @bullswarm/workflow, whose run view measures text with it), for a function only a workflow's
+ * live view calls. In the bundle, the workflow's display-width module loads it on the first
+ * measure instead (a `require`, which esbuild turns into a lazy module init). Fails the build if
+ * the import line ever changes.
+ */
+const lazyStringWidth: Plugin = {
+  name: 'lazy-string-width',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]workflow[\\/]src[\\/]view[\\/]display-width\.ts$/ }, (args) => {
+      const eager = "import stringWidth from 'string-width';";
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(eager)) throw new Error(`${args.path}: expected the line ${eager}`);
+      const lazy = [
+        "declare const require: (id: 'string-width') => { default: (text: string) => number };",
+        'let loadedStringWidth: ((text: string) => number) | undefined;',
+        "const stringWidth = (text: string): number => (loadedStringWidth ??= require('string-width').default)(text);",
+      ].join('\n');
+      return { contents: text.replace(eager, lazy), loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * execa is half a hundred modules whose initialisation is milliseconds of every start of the full
+ * bundle (dispatch, gates, the workflow's tree snapshot and the swarm import it), while most of
+ * those commands spawn nothing (`run --dry-run`, `workflow validate`, `swarm status`) or spawn
+ * well after they start. In the bundle, each workspace module's `import { execa } from 'execa'`
+ * (or `execaSync`) becomes a function that requires execa on its first call (esbuild turns the
+ * `require` into a lazy module init). The calls and their results are execa's own.
+ */
+const EXECA_IMPORT = /^import \{ (execa|execaSync) \} from 'execa';$/m;
+const lazyExeca: Plugin = {
+  name: 'lazy-execa',
+  setup(build) {
+    build.onLoad({ filter: /[\\/](?:packages[\\/][a-z-]+|apps[\\/]cli)[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const match = EXECA_IMPORT.exec(text);
+      if (!match) return undefined;
+      const name = match[1];
+      const lazy = [
+        `declare const require: (id: 'execa') => Record<string, (...args: unknown[]) => any>;`,
+        `const ${name} = (...args: unknown[]) => require('execa').${name}!(...args);`,
+      ].join('\n');
+      return { contents: text.replace(EXECA_IMPORT, lazy), loader: 'ts' };
+    });
+  },
+};
+
+/**
  * `import('node:crypto')` and other dynamic imports of Node built-ins become a `require` inside the
  * bundle (esbuild would keep them as `import()`, which Node 20 cannot run in a script compiled from
  * a code cache; see MODULE_WRAPPER in src/launcher/load-bundle.ts).
@@ -274,7 +325,10 @@ const cliBundle = (name: string, entry: string, plugins: Plugin[]): Options => (
     betterSqliteAddon,
     builtinDynamicImports,
     configuredConnectorImport,
+    lazyStringWidth,
     ...plugins,
+    // After the core bundle's stand-ins (fullOnly), which replace some of the modules it rewrites.
+    lazyExeca,
   ],
   esbuildOptions(options) {
     commonJs.esbuildOptions(options);

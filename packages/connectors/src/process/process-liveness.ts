@@ -117,15 +117,24 @@ export function isPidAlive(pid: number): boolean {
   return state !== 'Z' && state !== 'X';
 }
 
+let ownStart: { readonly value: string | undefined } | undefined;
+function ownStartTime(): string | undefined {
+  ownStart ??= { value: readProcessStartTime(process.pid) };
+  return ownStart.value;
+}
+
 /**
  * Whether the process recorded as `pid` (with `recordedStartTime`, when known) is still the one
  * running: the pid is alive and, when both start times are known, they match. A live pid with a
  * different start time is a reused pid: the recorded process is dead.
  */
 export function isRecordedProcessAlive(pid: number, recordedStartTime: string | undefined): boolean {
-  if (!isPidAlive(pid)) return false;
+  // This process is alive, and its start time never changes: read once, not at every ledger read
+  // (a dispatcher's own entries are most of what it judges).
+  const own = pid === process.pid;
+  if (!own && !isPidAlive(pid)) return false;
   if (recordedStartTime === undefined) return true;
-  const current = readProcessStartTime(pid);
+  const current = own ? ownStartTime() : readProcessStartTime(pid);
   // Unreadable now although it was readable at record time: the process exited in between.
   if (current === undefined) return process.platform !== 'linux';
   return current === recordedStartTime;

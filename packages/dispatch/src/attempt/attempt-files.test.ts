@@ -1,4 +1,12 @@
-import { closeSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,5 +56,27 @@ describe('attempt files', () => {
     }
     expect(claims.map((c) => c.attempt)).toEqual([4, 5]);
     expect(claims[1]?.stderrFile).toBe(join(dir, 'out-run-attempt-5.stderr'));
+  });
+
+  it('number each claim as a fresh scan of the folder would, after changes by others too', () => {
+    const dir = tempDir();
+    const claim = (action: string) => {
+      const files = createAttemptFiles(dir, action);
+      closeSync(files.outputFd);
+      closeSync(files.stderrFd);
+      return files.attempt;
+    };
+    // Many actions in one folder (a fan-out): each claim is one past that action's highest.
+    for (let item = 0; item < 50; item += 1) expect(claim(`each.${item}`)).toBe(1);
+    expect(claim('each.7')).toBe(2);
+    expect(claim('each.7')).toBe(3);
+    // Another process writes a later attempt: the next claim goes past it.
+    writeFileSync(join(dir, 'out-each.7-attempt-9.stderr'), '');
+    expect(claim('each.7')).toBe(10);
+    // The folder is emptied: numbering starts over, as it would in a new process.
+    for (const name of readdirSync(dir)) unlinkSync(join(dir, name));
+    expect(claim('each.7')).toBe(1);
+    expect(claim('each.3')).toBe(1);
+    expect(nextAttemptNumber(dir, 'each.7')).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** An action name usable in a file name: letters, digits, `.`, `_`, `-`, not starting with `.` or `-`. */
@@ -41,6 +41,48 @@ export function nextAttemptNumber(directory: string, action: string): number {
   return highest + 1;
 }
 
+/** `out-<action>-attempt-<n>` (or its `.stderr`): the action is everything before the last `-attempt-<n>`. */
+const ATTEMPT_FILE = /^out-(.+)-attempt-(\d+)(?:\.stderr)?$/;
+
+/** What one scan of a directory found, and the directory's identity and mtime right after our last create. */
+interface DirectoryIndex {
+  readonly highest: Map<string, number>;
+  ino: bigint;
+  mtimeNs: bigint;
+}
+
+/** At most this many directories are remembered (a workflow run writes into one). */
+const INDEXED_DIRECTORIES = 8;
+const indexes = new Map<string, DirectoryIndex>();
+
+/**
+ * The highest attempt number of every action in `directory`, scanned once and then kept up to
+ * date by {@link createAttemptFiles} itself: a fan-out of N items into one folder otherwise reads
+ * the whole folder for every item (quadratic). The index is trusted only while the directory's
+ * mtime is the one seen right after this process's last create there; any other change (another
+ * process, a file removed) makes the next claim scan again. A change the mtime cannot show (within
+ * the same clock tick as our own create) can only make a claim start below a number another
+ * process took; the exclusive create then moves it on, so no file is ever overwritten.
+ */
+function indexOf(directory: string): DirectoryIndex {
+  const stat = statSync(directory, { bigint: true });
+  const known = indexes.get(directory);
+  if (known && known.ino === stat.ino && known.mtimeNs === stat.mtimeNs) return known;
+  const highest = new Map<string, number>();
+  for (const entry of readdirSync(directory)) {
+    const match = ATTEMPT_FILE.exec(entry);
+    if (!match) continue;
+    const action = match[1] as string;
+    const attempt = Number(match[2]);
+    if (attempt > (highest.get(action) ?? 0)) highest.set(action, attempt);
+  }
+  const index: DirectoryIndex = { highest, ino: stat.ino, mtimeNs: stat.mtimeNs };
+  indexes.delete(directory);
+  indexes.set(directory, index);
+  if (indexes.size > INDEXED_DIRECTORIES) indexes.delete(indexes.keys().next().value as string);
+  return index;
+}
+
 /** The two files of one attempt, created empty (0600, in a 0700 directory) and claimed. */
 export interface AttemptFiles {
   readonly attempt: number;
@@ -60,7 +102,8 @@ export interface AttemptFiles {
  */
 export function createAttemptFiles(directory: string, action: string, minAttempt = 1): AttemptFiles {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
-  let attempt = Math.max(minAttempt, nextAttemptNumber(directory, action));
+  const index = indexOf(directory);
+  let attempt = Math.max(minAttempt, (index.highest.get(action) ?? 0) + 1);
   for (;;) {
     const outputFile = join(directory, formatAttemptFileName(action, attempt));
     const stderrFile = `${outputFile}.stderr`;
@@ -68,10 +111,19 @@ export function createAttemptFiles(directory: string, action: string, minAttempt
     try {
       outputFd = openSync(outputFile, 'wx', 0o600);
       const stderrFd = openSync(stderrFile, 'wx', 0o600);
+      // The index knows this claim, and trusts the mtime after this process's own creates.
+      index.highest.set(action, attempt);
+      const stat = statSync(directory, { bigint: true });
+      index.ino = stat.ino;
+      index.mtimeNs = stat.mtimeNs;
       return { attempt, outputFile, stderrFile, outputFd, stderrFd };
     } catch (error) {
       if (outputFd !== undefined) closeSync(outputFd);
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        // What is there now is unknown: the next claim scans again.
+        indexes.delete(directory);
+        throw error;
+      }
       // The stdout file we just created stays (empty) when only the .stderr existed: a later
       // scan then skips this number too, and nothing that was there is touched.
       attempt += 1;

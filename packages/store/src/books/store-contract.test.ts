@@ -156,6 +156,46 @@ describe.each(storeEngines())('the store contract on $engine', (engine) => {
       expect((await store.runs.list({ limit: 1 })).map((r) => r.id)).toEqual(['r3']);
     });
 
+    it("runs: a pool's newest runs, asked again and again, see every append, from this store or another", async () => {
+      await fresh();
+      const store = await open();
+      const other = await open();
+      const run = (id: string, startedAt: number, extra = {}) => ({
+        id,
+        poolId: 'p',
+        tier: 'high' as const,
+        lane: 'build' as const,
+        action: id,
+        startedAt,
+        endedAt: startedAt + 60_000,
+        stalled: false,
+        outcome: 'ok' as const,
+        workerMinutes: 1,
+        ...extra,
+      });
+      const newest = async (since = T0, limit = 3) =>
+        (await store.runs.list({ poolId: 'p', since, limit })).map((r) => `${r.id}:${r.outcome}`);
+      expect(await newest()).toEqual([]);
+      await store.runs.append(run('a', T0 + 10));
+      await store.runs.append(run('b', T0 + 30));
+      await store.runs.append(run('x', T0 + 40, { poolId: 'q' }));
+      expect(await newest()).toEqual(['b:ok', 'a:ok']);
+      // Started earlier than b, recorded later (a long run): ranked by start, then insertion.
+      await store.runs.append(run('c', T0 + 20));
+      await store.runs.append(run('d', T0 + 30));
+      expect(await newest()).toEqual(['d:ok', 'b:ok', 'c:ok']);
+      // Another connection's append, and a re-sent run with another outcome.
+      await other.runs.append(run('e', T0 + 50));
+      expect(await newest()).toEqual(['e:ok', 'd:ok', 'b:ok']);
+      await store.runs.append(run('d', T0 + 30, { outcome: 'failed' }));
+      expect(await newest()).toEqual(['e:ok', 'd:failed', 'b:ok']);
+      // The window moves on; a smaller or larger limit; an earlier window again.
+      expect(await newest(T0 + 31)).toEqual(['e:ok']);
+      expect(await newest(T0 + 31, 5)).toEqual(['e:ok']);
+      expect(await newest(T0, 5)).toEqual(['e:ok', 'd:failed', 'b:ok', 'c:ok', 'a:ok']);
+      expect(await newest(T0, 2)).toEqual(['e:ok', 'd:failed']);
+    });
+
     it('meters: readings, cache with force-reread, manual readings', async () => {
       await fresh();
       const store = await open();

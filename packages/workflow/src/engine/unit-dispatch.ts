@@ -18,6 +18,8 @@ export interface UnitDispatchHow {
   readonly budget: number;
   readonly route: TaskRoute | undefined;
   readonly schemaBound: boolean;
+  /** The unit's own view of the run's stop signal (see UnitExecutor.execute). */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -121,7 +123,7 @@ export class UnitDispatch {
       retryAttempts: Math.max(0, how.budget),
       throttlePolicy: 'backoff',
       ...(timeoutSec === undefined ? {} : { timeoutSec }),
-      signal: ctx.signal,
+      signal: how.signal,
       onEvent,
       extraEnv: { BULLSWARM_WORKFLOW_RUN: ctx.state.runId, BULLSWARM_WORKFLOW_STEP: def.id },
     });

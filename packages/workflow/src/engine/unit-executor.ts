@@ -57,6 +57,10 @@ export class UnitExecutor {
       return;
     }
     const key = unit.action;
+    // The unit's own signal, following the run's: whatever listens while the unit runs (its agent,
+    // a backoff wait, a meter read, its gate) listens here, so the run's one signal keeps no
+    // listener per unit in flight (64 of them would trip Node's MaxListenersExceededWarning).
+    const signal = AbortSignal.any([this.ctx.signal]);
     this.tracker.register(key, prepared.files);
     try {
       const basePin = this.pinFor(st);
@@ -101,6 +105,7 @@ export class UnitExecutor {
           budget,
           route,
           schemaBound: def.outputSchema !== undefined,
+          signal,
         });
         budget -= result.attempts.filter((a) => a.willRetry && RETRY_SPENDING_KINDS.has(a.kind)).length;
         unit.retriesUsed = def.retryAttempts - budget;
@@ -130,7 +135,7 @@ export class UnitExecutor {
             stepId: def.id,
             action: unit.action,
             attempt: unit.attempts.length,
-            signal: this.ctx.signal,
+            signal,
             redact: this.ctx.redact,
           });
           await this.tracker.absorb();

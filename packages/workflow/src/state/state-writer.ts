@@ -8,6 +8,9 @@ export interface StateWriterOptions {
   readonly onError?: (error: Error) => void;
 }
 
+/** At most this share of the run's time goes to taking non-urgent snapshots (1/10). */
+export const SNAPSHOT_SHARE = 0.1;
+
 /**
  * Writes a run's state.json atomically (temp file in the same directory, fsync, rename, directory
  * fsync) without ever having more than one write in flight. Changes that arrive while a write runs
@@ -18,7 +21,11 @@ export interface StateWriterOptions {
  * replays every event newer than the state it loads.
  *
  * The snapshot is taken (`snapshot()`) synchronously when a write starts, so it is consistent with
- * the events appended before that moment.
+ * the events appended before that moment. Taking it (serialising and redacting the whole state)
+ * costs time on the run's one thread in proportion to the state's size, which grows with every
+ * item: so the interval also stretches to {@link SNAPSHOT_SHARE}'s inverse times the last snapshot's
+ * cost, keeping state.json's share of that thread bounded (a 10,000-item fan-out otherwise spends
+ * most of it re-serialising its state; docs/benchmarks.md).
  */
 export class CoalescingStateWriter {
   private inFlight: Promise<void> | undefined;
@@ -26,6 +33,8 @@ export class CoalescingStateWriter {
   private urgent = false;
   private timer: NodeJS.Timeout | undefined;
   private lastStart = 0;
+  /** How long the last `snapshot()` took, ms. */
+  private lastSnapshotMs = 0;
   private error: Error | undefined;
   private readonly minIntervalMs: number;
   /** Completed writes (for tests and benchmarks). */
@@ -51,7 +60,8 @@ export class CoalescingStateWriter {
 
   private pump(): void {
     if (this.inFlight || !this.pending) return;
-    const wait = this.urgent ? 0 : this.lastStart + this.minIntervalMs - Date.now();
+    const interval = Math.max(this.minIntervalMs, this.lastSnapshotMs / SNAPSHOT_SHARE);
+    const wait = this.urgent ? 0 : this.lastStart + interval - Date.now();
     if (wait > 0) {
       this.timer ??= setTimeout(() => {
         this.timer = undefined;
@@ -66,7 +76,9 @@ export class CoalescingStateWriter {
     this.pending = false;
     this.urgent = false;
     this.lastStart = Date.now();
+    const before = performance.now();
     const text = this.snapshot();
+    this.lastSnapshotMs = performance.now() - before;
     this.inFlight = writeFileAtomicAsync(this.path, text)
       .then(
         () => {

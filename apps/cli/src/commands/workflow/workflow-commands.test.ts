@@ -204,6 +204,29 @@ describe('bullswarm workflow goal, list, show, watch', () => {
     expect(events(watch.stdout)).toEqual(lines);
   });
 
+  it('a fan-out at concurrency 64 with a gate per item prints no MaxListenersExceededWarning', async () => {
+    const h = workflowHome([{ connector: 'sim', account: 'a', windows: weekly(10) }]);
+    // 64 units in flight at once on the run's one stop signal: each agent, backoff wait and gate
+    // listens for it while it runs. The gate holds each unit a while, so the gates overlap.
+    const file = h.write('wide.json', {
+      schemaVersion: V,
+      settings: { concurrency: 64 },
+      steps: [
+        {
+          id: 'each',
+          prompt: 'item {{item}}',
+          gate: 'sleep 1',
+          forEach: { items: Array.from({ length: 64 }, (_, i) => i) },
+        },
+      ],
+    });
+    const result = await h.run(['workflow', 'goal', file, '--json']);
+    expect(result.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ outcome: 'ok', counts: { ok: 64 } });
+  });
+
   it('watch of a live run polls many times without a MaxListenersExceededWarning', async () => {
     const h = workflowHome([
       {
