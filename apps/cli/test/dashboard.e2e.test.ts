@@ -480,6 +480,7 @@ describe('bullswarm dashboard (no browser)', () => {
         });
         let out = '';
         let err = '';
+        let signalled = false;
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error(`no URL: ${out} ${err}`)), PAGE_WAIT_MS);
           server.stderr!.on('data', (chunk: Buffer) => {
@@ -487,7 +488,10 @@ describe('bullswarm dashboard (no browser)', () => {
           });
           server.stdout!.on('data', (chunk: Buffer) => {
             out += chunk.toString();
-            if (/bullswarm dashboard: http:\/\/0\.0\.0\.0:\d+\/\?token=/.test(out)) {
+            // Once: the next chunk matches too, and a second signal after the listeners are gone
+            // (the dashboard closed, the process about to exit) would end it by the signal.
+            if (!signalled && /bullswarm dashboard: http:\/\/0\.0\.0\.0:\d+\/\?token=/.test(out)) {
+              signalled = true;
               clearTimeout(timer);
               server.kill('SIGTERM');
               resolve();
