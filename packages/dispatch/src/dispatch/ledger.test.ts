@@ -33,8 +33,17 @@ describe('the in-flight ledger', () => {
       onEvent: (event) => {
         if (event.type === 'attempt.started') {
           workerPid = event.pid;
-          // Read while the attempt runs (on SQLite the statement runs inside this call).
-          seen = other.store!.ledger.list();
+          // Read while the attempt runs (on SQLite the statement runs inside this call; on
+          // Postgres the worker pid's write may land just after the event: read until it is there,
+          // at most 1 s, well inside the attempt's 1.5 s).
+          seen = (async () => {
+            let rows = await other.store!.ledger.list();
+            for (let i = 0; i < 20 && rows[0]?.workerPid === undefined; i++) {
+              await new Promise((resolve) => setTimeout(resolve, 50));
+              rows = await other.store!.ledger.list();
+            }
+            return rows;
+          })();
         }
       },
     });
@@ -86,9 +95,14 @@ describe('the in-flight ledger', () => {
     const workerPid = started.pid as number;
     groups.push(workerPid);
     const store = f.store;
-    expect(await store.ledger.list()).toEqual([
-      expect.objectContaining({ poolId: 'sim:a', pid: worker.child.pid, workerPid }),
-    ]);
+    // The worker pid is written beside the event (on Postgres a round trip that may land just
+    // after it): read until it is there, at most 10 s.
+    let listed = await store.ledger.list();
+    for (let i = 0; i < 100 && listed[0]?.workerPid === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      listed = await store.ledger.list();
+    }
+    expect(listed).toEqual([expect.objectContaining({ poolId: 'sim:a', pid: worker.child.pid, workerPid })]);
 
     worker.child.kill('SIGKILL');
     const end = await worker.exited;
