@@ -11,6 +11,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     restoreMocks: true,
+    // The sim and process tests spawn real processes, several per test: 5 s is too short on two
+    // shared cores under a full CI run.
+    testTimeout: 30_000,
     // The run's own TMPDIR, checked empty at the end (tooling/test-support/src/tmp-guard.ts).
     globalSetup: ['../../tooling/test-support/src/tmp-guard.ts', './vitest.global-setup.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
