@@ -158,7 +158,6 @@ export {
   SWARM_NAMESPACE,
   type Swarm,
   type SwarmContext,
-  type SwarmDatabase,
   swarmMigrations,
 } from './store';
 export {

@@ -64,38 +64,38 @@ interface AgentRow {
  */
 export interface AgentRegistry {
   /** Register (or re-register) an address: a fresh heartbeat, no longer stopped. */
-  register(options: RegisterAgentOptions): AgentRecord;
+  register(options: RegisterAgentOptions): Promise<AgentRecord>;
   /**
    * A heartbeat: the agent is alive now. Renews every unexpired lease it holds (in the same
    * transaction) and returns how many.
    * @throws SwarmInputError when the address was never registered.
    */
-  heartbeat(address: string): { readonly agent: AgentRecord; readonly renewedLeases: number };
+  heartbeat(address: string): Promise<{ readonly agent: AgentRecord; readonly renewedLeases: number }>;
   /**
    * A heartbeat when the address is registered (and not deregistered), nothing otherwise: what
    * commands an agent runs at its turn boundary (reading its inbox, checking its own capacity) call. Returns whether
    * it counted.
    */
-  touch(address: string): boolean;
+  touch(address: string): Promise<boolean>;
   /** Mark an address stopped (unreachable from now on); returns whether it was registered. */
-  deregister(address: string): boolean;
+  deregister(address: string): Promise<boolean>;
   /** Attach the agent's process (e.g. once its launch has spawned it). */
-  setPid(address: string, pid: number): void;
-  get(address: string): AgentRecord | undefined;
-  list(): AgentRecord[];
-  reachability(address: string): Reachability;
+  setPid(address: string, pid: number): Promise<void>;
+  get(address: string): Promise<AgentRecord | undefined>;
+  list(): Promise<AgentRecord[]>;
+  reachability(address: string): Promise<Reachability>;
   /** The host an address registered from (undefined when it never registered). */
-  hostOf(address: string): string | undefined;
+  hostOf(address: string): Promise<string | undefined>;
   /**
    * The addresses registered on `host` that are bound to no plan or to `plan`, oldest registration
    * first (the last tier of a plan's effective succession).
    */
-  onHost(host: string, plan: PlanRef): string[];
+  onHost(host: string, plan: PlanRef): Promise<string[]>;
 }
 
 /** Creates the registry over a swarm context. */
 export function createAgentRegistry(context: SwarmContext): AgentRegistry {
-  const { db } = context;
+  const { sql } = context;
   const toRecord = (row: AgentRow, now: number): AgentRecord => {
     const judged = judge(row, now, context);
     return {
@@ -112,10 +112,10 @@ export function createAgentRegistry(context: SwarmContext): AgentRegistry {
     };
   };
   const select = (address: string) =>
-    db.prepare('SELECT * FROM swarm_agents WHERE address = ?').get(address) as AgentRow | undefined;
+    sql.get<AgentRow>('SELECT * FROM swarm_agents WHERE address = ?', [address]);
 
   const registry: AgentRegistry = {
-    register(options) {
+    async register(options) {
       const address = checkAddress(options.address, 'address');
       if (options.pid !== undefined && !(Number.isInteger(options.pid) && options.pid > 0)) {
         throw new SwarmInputError({
@@ -126,31 +126,33 @@ export function createAgentRegistry(context: SwarmContext): AgentRegistry {
       }
       const now = context.clock();
       const pidStart = options.pid === undefined ? null : (readProcessStartTime(options.pid) ?? null);
-      context.tx(() => {
-        db.prepare(
+      await context.tx(async () => {
+        await sql.exec(
           `INSERT INTO swarm_agents (address, host, pid, pid_start, pool_id, plan_repo, plan_id, registered_at, heartbeat_at, stopped_at)
            VALUES (@address, @host, @pid, @pidStart, @poolId, @planRepo, @planId, @now, @now, NULL)
            ON CONFLICT (address) DO UPDATE SET host = @host, pid = @pid, pid_start = @pidStart,
-             pool_id = COALESCE(@poolId, pool_id), plan_repo = COALESCE(@planRepo, plan_repo),
-             plan_id = COALESCE(@planId, plan_id), heartbeat_at = @now, stopped_at = NULL`,
-        ).run({
-          address,
-          host: context.host,
-          pid: options.pid ?? null,
-          pidStart,
-          poolId: options.poolId ?? null,
-          planRepo: options.plan?.repo ?? null,
-          planId: options.plan?.id ?? null,
-          now,
-        });
+             pool_id = COALESCE(@poolId, swarm_agents.pool_id), plan_repo = COALESCE(@planRepo, swarm_agents.plan_repo),
+             plan_id = COALESCE(@planId, swarm_agents.plan_id), heartbeat_at = @now, stopped_at = NULL`,
+          {
+            address,
+            host: context.host,
+            pid: options.pid ?? null,
+            pidStart,
+            poolId: options.poolId ?? null,
+            planRepo: options.plan?.repo ?? null,
+            planId: options.plan?.id ?? null,
+            now,
+          },
+          { idempotent: true },
+        );
       });
-      return toRecord(select(address)!, now);
+      return toRecord((await select(address))!, now);
     },
-    heartbeat(address) {
+    async heartbeat(address) {
       checkAddress(address, 'address');
       const now = context.clock();
-      const renewed = context.tx(() => {
-        const row = select(address);
+      const renewed = await context.tx(async () => {
+        const row = await select(address);
         if (!row) {
           throw new SwarmInputError({
             field: 'address',
@@ -158,71 +160,70 @@ export function createAgentRegistry(context: SwarmContext): AgentRegistry {
             received: address,
           });
         }
-        db.prepare('UPDATE swarm_agents SET heartbeat_at = ?, stopped_at = NULL WHERE address = ?').run(
+        await sql.exec('UPDATE swarm_agents SET heartbeat_at = ?, stopped_at = NULL WHERE address = ?', [
           now,
           address,
-        );
-        return db
-          .prepare(
+        ]);
+        return (
+          await sql.exec(
             'UPDATE swarm_leases SET renewed_at = @now, expires_at = @now + ttl_ms WHERE holder = @address AND expires_at > @now',
+            { now, address },
           )
-          .run({ now, address }).changes;
+        ).changes;
       });
-      return { agent: toRecord(select(address)!, now), renewedLeases: renewed };
+      return { agent: toRecord((await select(address))!, now), renewedLeases: renewed };
     },
-    touch(address) {
-      const row = select(address);
+    async touch(address) {
+      const row = await select(address);
       if (!row || row.stopped_at !== null) return false;
-      registry.heartbeat(address);
+      await registry.heartbeat(address);
       return true;
     },
-    deregister(address) {
+    async deregister(address) {
       const now = context.clock();
-      return context.tx(
-        () =>
-          db.prepare('UPDATE swarm_agents SET stopped_at = ? WHERE address = ?').run(now, address).changes >
-          0,
+      const result = await sql.exec(
+        'UPDATE swarm_agents SET stopped_at = ? WHERE address = ?',
+        [now, address],
+        {
+          idempotent: true,
+        },
+      );
+      return result.changes > 0;
+    },
+    async setPid(address, pid) {
+      const pidStart = readProcessStartTime(pid) ?? null;
+      await sql.exec(
+        'UPDATE swarm_agents SET pid = ?, pid_start = ?, host = ? WHERE address = ?',
+        [pid, pidStart, context.host, address],
+        { idempotent: true },
       );
     },
-    setPid(address, pid) {
-      const pidStart = readProcessStartTime(pid) ?? null;
-      context.tx(() => {
-        db.prepare('UPDATE swarm_agents SET pid = ?, pid_start = ?, host = ? WHERE address = ?').run(
-          pid,
-          pidStart,
-          context.host,
-          address,
-        );
-      });
-    },
-    get(address) {
-      const row = select(address);
+    async get(address) {
+      const row = await select(address);
       return row ? toRecord(row, context.clock()) : undefined;
     },
-    list() {
+    async list() {
       const now = context.clock();
-      return (db.prepare('SELECT * FROM swarm_agents ORDER BY address').all() as AgentRow[]).map((row) =>
+      return (await sql.query<AgentRow>('SELECT * FROM swarm_agents ORDER BY address')).map((row) =>
         toRecord(row, now),
       );
     },
-    reachability(address) {
-      const agent = registry.get(address);
+    async reachability(address) {
+      const agent = await registry.get(address);
       if (!agent) return { address, reachable: false, why: 'no agent registered at this address', agent };
       return { address, reachable: agent.reachable, why: agent.why, agent };
     },
-    hostOf(address) {
-      return select(address)?.host;
+    async hostOf(address) {
+      return (await select(address))?.host;
     },
-    onHost(host, plan) {
-      return (
-        db
-          .prepare(
-            `SELECT address FROM swarm_agents WHERE host = ?
-               AND (plan_id IS NULL OR (plan_repo = ? AND plan_id = ?))
-             ORDER BY registered_at, address`,
-          )
-          .all(host, plan.repo, plan.id) as { address: string }[]
-      ).map((row) => row.address);
+    async onHost(host, plan) {
+      const rows = await sql.query<{ address: string }>(
+        `SELECT address FROM swarm_agents WHERE host = ?
+           AND (plan_id IS NULL OR (plan_repo = ? AND plan_id = ?))
+         ORDER BY registered_at, address`,
+        [host, plan.repo, plan.id],
+      );
+      return rows.map((row) => row.address);
     },
   };
   return registry;

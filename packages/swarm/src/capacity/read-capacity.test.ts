@@ -14,7 +14,7 @@ const dirs = tempDirs();
 const runtimes: BullswarmRuntime[] = [];
 afterEach(async () => {
   for (const runtime of runtimes.splice(0)) await runtime.close();
-  dirs.cleanup();
+  await dirs.cleanup();
 });
 
 const NOW = Date.parse('2026-09-10T12:00:00Z');
@@ -150,13 +150,15 @@ describe('readCapacity', () => {
       lowPct: 30,
       lowSource: 'BULLSWARM_CAPACITY_LOW',
     });
-    expect(() => capacityThresholds({ BULLSWARM_CAPACITY_LOW: 'lots' })).toThrow(
+    await expect((async () => capacityThresholds({ BULLSWARM_CAPACITY_LOW: 'lots' }))()).rejects.toThrow(
       /BULLSWARM_CAPACITY_LOW "lots" is not valid/,
     );
-    expect(() => capacityThresholds({ AGENTKIT_CAPACITY_CRITICAL: '40' })).toThrow(SwarmInputError);
-    expect(() => parseCapacityCaps({ BULLSWARM_CAPACITY_CAP: '@work1=eight' })).toThrow(
-      /BULLSWARM_CAPACITY_CAP "@work1=eight"/,
+    await expect((async () => capacityThresholds({ AGENTKIT_CAPACITY_CRITICAL: '40' }))()).rejects.toThrow(
+      SwarmInputError,
     );
+    await expect(
+      (async () => parseCapacityCaps({ BULLSWARM_CAPACITY_CAP: '@work1=eight' }))(),
+    ).rejects.toThrow(/BULLSWARM_CAPACITY_CAP "@work1=eight"/);
     await expect(
       readCapacity(runtime, { pool: 'work1', env: { BULLSWARM_CAPACITY_CAP: '@nope=5' } }),
     ).rejects.toThrow(/caps on declared pools \(@work1, or an account name\)/);
@@ -167,8 +169,8 @@ describe('readCapacity', () => {
     for (const ref of ['work1', '@work1', 'sim:work1', '@sim:work1']) {
       expect(resolvePool(runtime, ref), ref).toBe('sim:work1');
     }
-    expect(() => resolvePool(runtime, '@ghost')).toThrow(UnknownPoolError);
-    expect(() => resolvePool(runtime, '@ghost')).toThrow(/"ghost"/);
+    await expect((async () => resolvePool(runtime, '@ghost'))()).rejects.toThrow(UnknownPoolError);
+    await expect((async () => resolvePool(runtime, '@ghost'))()).rejects.toThrow(/"ghost"/);
     // A self pool given as @label resolves like one typed on a command line.
     expect(await readCapacity(runtime, { self: true, env: { BULLSWARM_POOL: '@work1' } })).toMatchObject({
       poolId: 'sim:work1',

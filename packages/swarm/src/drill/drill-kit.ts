@@ -53,7 +53,7 @@ export interface DrillKit {
   work(who: Actor, taskId: string, directive: string, launchedBy: string): Promise<unknown>;
   /** Commits everything in the actor's checkout; returns the new head. */
   commit(who: Actor, message: string): string;
-  inbox(who: Actor): Notice[];
+  inbox(who: Actor): Promise<Notice[]>;
 }
 
 /** The kit of one drill run. */
@@ -78,7 +78,7 @@ export function createDrillKit(ctx: DrillContext): DrillKit {
     },
   });
   const capacity = async (who: Actor): Promise<CapacityReport> => {
-    swarm.agents.heartbeat(who.address);
+    await swarm.agents.heartbeat(who.address);
     const report = await checkCapacity(runtime, { self: true, env: who.env, plan, by: who.address });
     capacityLog.push({ by: who.address, line: report.line, verdict: report.verdict });
     say(`${who.address}: ${report.line}`);
@@ -121,8 +121,8 @@ export function createDrillKit(ctx: DrillContext): DrillKit {
     git(who.checkout, ['commit', '-q', '-m', message]);
     return git(who.checkout, ['rev-parse', 'HEAD']).trim();
   };
-  const inbox = (who: Actor): Notice[] => {
-    const notices = swarm.notices.readInbox(who.address);
+  const inbox = async (who: Actor): Promise<Notice[]> => {
+    const notices = await swarm.notices.readInbox(who.address);
     for (const n of notices) say(`${who.address} inbox: ${n.kind} from ${n.from ?? '-'}: ${n.text}`);
     return notices;
   };

@@ -41,9 +41,9 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   const lead = actor('lead-1', 'sim:lead', plan.repo);
   const deputy = actor('deputy', 'sim:deputy', plan.repo);
   for (const who of [lead, deputy])
-    swarm.agents.register({ address: who.address, pid: process.pid, poolId: who.poolId, plan });
-  swarm.leads.claim(plan, { address: lead.address, succession: [deputy.address] });
-  swarm.leases.acquire({ poolId: deputy.poolId, holder: deputy.address, owner: lead.address, plan });
+    await swarm.agents.register({ address: who.address, pid: process.pid, poolId: who.poolId, plan });
+  await swarm.leads.claim(plan, { address: lead.address, succession: [deputy.address] });
+  await swarm.leases.acquire({ poolId: deputy.poolId, holder: deputy.address, owner: lead.address, plan });
   say(
     `${lead.address} claimed ${plan.label} at epoch 1 (succession: deputy); the deputy holds its own account ${deputy.poolId}`,
   );
@@ -70,10 +70,10 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
     const checkout = join(ctx.lanesDir, taskId);
     git(plan.repo, ['worktree', 'add', '-q', '-b', `lane/${taskId}`, checkout]);
     const lane = actor(address, assigned.poolId, realpathSync(checkout));
-    swarm.agents.register({ address, pid: process.pid, poolId: assigned.poolId, plan });
+    await swarm.agents.register({ address, pid: process.pid, poolId: assigned.poolId, plan });
     laneOf[taskId] = lane;
-    const epoch = swarm.leads.get(plan)!.epoch;
-    swarm.notices.send({
+    const epoch = (await swarm.leads.get(plan))!.epoch;
+    await swarm.notices.send({
       to: address,
       from: lead.address,
       plan,
@@ -87,10 +87,10 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   const laneC = laneOf.docs!;
 
   // ---- 3. lane-c asks lane-a (lane to lane), then lane-a works and answers at its turn boundary --
-  inbox(laneC);
+  await inbox(laneC);
   await capacity(laneC);
-  swarm.tasks.claim(plan, { task: 'docs', address: laneC.address });
-  const ask = swarm.notices.send({
+  await swarm.tasks.claim(plan, { task: 'docs', address: laneC.address });
+  const ask = await swarm.notices.send({
     to: laneA.address,
     from: laneC.address,
     plan,
@@ -99,17 +99,17 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   });
   say(`${laneC.address} asked ${laneA.address} (notice #${ask.id}) and ended its turn`);
 
-  const aInbox = inbox(laneA);
+  const aInbox = await inbox(laneA);
   const askSeen = aInbox.find((n) => n.kind === 'ask' && n.id === ask.id);
   if (!askSeen) fail('lane-a reads its inbox', 'the ask did not reach lane-a');
   await capacity(laneA);
-  swarm.tasks.claim(plan, { task: 'api', address: laneA.address });
+  await swarm.tasks.claim(plan, { task: 'api', address: laneA.address });
   await work(laneA, 'api', DRILL_WORK.api, lead.address);
   commit(laneA, 'api: note with the output flag');
   if (!(await gate('api', laneA.checkout, 'lane')).passed)
     fail('api gate', 'the api gate failed after the work');
-  swarm.tasks.complete(plan, { task: 'api', address: laneA.address, evidence: ['src/api.txt'] });
-  const reply = swarm.notices.send({
+  await swarm.tasks.complete(plan, { task: 'api', address: laneA.address, evidence: ['src/api.txt'] });
+  const reply = await swarm.notices.send({
     to: laneC.address,
     from: laneA.address,
     plan,
@@ -118,9 +118,9 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
     text: '--format',
   });
   const aCap = await capacity(laneA);
-  swarm.notices.send({ to: lead.address, from: laneA.address, plan, text: `done api ${aCap.line}` });
+  await swarm.notices.send({ to: lead.address, from: laneA.address, plan, text: `done api ${aCap.line}` });
 
-  const cInbox = inbox(laneC);
+  const cInbox = await inbox(laneC);
   const answer = cInbox.find((n) => n.kind === 'reply' && n.re === ask.id);
   if (!answer) fail('lane-c reads the reply', 'no reply to the ask');
   // The reply is data: lane-c checks it against lane-a's committed note before relying on it.
@@ -132,8 +132,8 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   commit(laneC, 'docs: usage with the api flag');
   if (!(await gate('docs', laneC.checkout, 'lane')).passed)
     fail('docs gate', 'the docs gate failed after the work');
-  swarm.tasks.complete(plan, { task: 'docs', address: laneC.address, evidence: ['docs/usage.md'] });
-  swarm.notices.send({
+  await swarm.tasks.complete(plan, { task: 'docs', address: laneC.address, evidence: ['docs/usage.md'] });
+  await swarm.notices.send({
     to: lead.address,
     from: laneC.address,
     plan,
@@ -141,9 +141,9 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   });
 
   // ---- 4. lane-b is capped mid-task: safe point, packet, stop --------------------------------
-  inbox(laneB);
+  await inbox(laneB);
   await capacity(laneB);
-  swarm.tasks.claim(plan, { task: 'cli', address: laneB.address });
+  await swarm.tasks.claim(plan, { task: 'cli', address: laneB.address });
   await work(laneB, 'cli', DRILL_WORK.cliPart1, lead.address);
   const part1 = commit(laneB, 'cli: part 1');
   await work(laneB, 'cli', DRILL_WORK.cliDraft, lead.address);
@@ -152,7 +152,7 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   const bCap = await capacity(laneB);
   if (bCap.verdict !== 'critical')
     fail('lane-b capacity after the cap', `expected critical, got ${bCap.line}`);
-  const lanePacket = writeHandoffPacket({
+  const lanePacket = await writeHandoffPacket({
     swarm,
     plan,
     checkout: laneB.checkout,
@@ -180,12 +180,12 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   say(`${laneB.address} wrote ${lanePacket.path} and stopped`);
 
   // ---- 5. the lead launches a successor that accepts the packet and passes the gate ------------
-  const leadInbox = inbox(lead);
+  const leadInbox = await inbox(lead);
   const handoffNotice = leadInbox.find((n) => n.kind === 'handoff' && n.from === laneB.address);
   // The notice is data: the lead acts on the packet the store recorded, not on the text alone.
-  const recorded = swarm.handoffs
-    .list(plan)
-    .find((h) => h.acceptedBy === undefined && h.launchedAt === undefined);
+  const recorded = (await swarm.handoffs.list(plan)).find(
+    (h) => h.acceptedBy === undefined && h.launchedAt === undefined,
+  );
   if (!handoffNotice || !recorded || !handoffNotice.text.includes(recorded.packetPath)) {
     fail('lead reads the handoff notice', 'no handoff notice matching a recorded packet');
   }
@@ -199,10 +199,15 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
     `${lead.address} leased ${prepared.poolId} to ${prepared.successor} (spent account ${laneB.poolId} left out; ${prepared.pick.reason})`,
   );
   const successor = actor(prepared.successor, prepared.poolId, laneB.checkout);
-  swarm.agents.register({ address: successor.address, pid: process.pid, poolId: successor.poolId, plan });
-  inbox(successor);
+  await swarm.agents.register({
+    address: successor.address,
+    pid: process.pid,
+    poolId: successor.poolId,
+    plan,
+  });
+  await inbox(successor);
   await capacity(successor);
-  const accepted = acceptHandoffPacket({
+  const accepted = await acceptHandoffPacket({
     swarm,
     packetPath: prepared.packetPath,
     address: successor.address,
@@ -220,12 +225,12 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   commit(successor, 'cli: part 2 (successor)');
   if (!(await gate('cli', successor.checkout, 'lane')).passed)
     fail('cli gate', "the cli gate failed after the successor's work");
-  swarm.tasks.complete(plan, {
+  await swarm.tasks.complete(plan, {
     task: 'cli',
     address: successor.address,
     evidence: ['src/cli-part1.txt', 'src/cli-part2.txt'],
   });
-  swarm.notices.send({
+  await swarm.notices.send({
     to: lead.address,
     from: successor.address,
     plan,
@@ -233,7 +238,7 @@ export async function runLanePhases(kit: DrillKit): Promise<DrillCast> {
   });
   let hysteresis: DrillReport['hysteresis'] | undefined;
   try {
-    swarm.tasks.claim(plan, { task: 'cli', address: laneB.address });
+    await swarm.tasks.claim(plan, { task: 'cli', address: laneB.address });
   } catch (error) {
     if (TaskClaimError.isInstance(error) && error.reason === 'relinquished') {
       hysteresis = { address: laneB.address, task: 'cli', refused: error.message };

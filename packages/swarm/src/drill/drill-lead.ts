@@ -31,13 +31,13 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
   const { plan, planDoc, swarm, say } = ctx;
   const { lead, deputy, laneA, laneB, laneC, successor, lanePacket } = cast;
   // ---- 6. the lead is capped: lead packet, handover ---------------------------------------------
-  inbox(lead);
+  await inbox(lead);
   lead.env.BULLSWARM_CAPACITY_CAP = `@${lead.label}=8`;
   say(`drill caps the lead's reported capacity: BULLSWARM_CAPACITY_CAP=@${lead.label}=8`);
   const leadCap = await capacity(lead);
   if (leadCap.verdict !== 'critical')
     fail('lead capacity after the cap', `expected critical, got ${leadCap.line}`);
-  const leadPacket = writeHandoffPacket({
+  const leadPacket = await writeHandoffPacket({
     swarm,
     plan,
     checkout: plan.repo,
@@ -49,7 +49,7 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
     content: {
       // The lane table is read from the records (who did each task, on which account); the
       // drill adds each lane's branch, which only it knows.
-      lanes: laneTableOf(swarm, plan, planDoc).map((lane) =>
+      lanes: (await laneTableOf(swarm, plan, planDoc)).map((lane) =>
         lane.task === 'release' ? lane : { ...lane, branch: `lane/${lane.task}` },
       ),
       releaseOrder: ['api', 'cli', 'docs', 'release'],
@@ -76,27 +76,31 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
     env: lead.env,
     notify: deputy.address,
   });
-  const handedOver = swarm.leads.handover(plan, { from: lead.address, to: deputy.address, epoch: 1 });
+  const handedOver = await swarm.leads.handover(plan, { from: lead.address, to: deputy.address, epoch: 1 });
   say(
     `${lead.address} wrote ${leadPacket.path} and handed over to ${handedOver.lead} at epoch ${handedOver.epoch}`,
   );
 
   // ---- 7. the new lead finishes the plan ---------------------------------------------------------
-  const dInbox = inbox(deputy);
+  const dInbox = await inbox(deputy);
   if (!dInbox.some((n) => n.kind === 'lead-change' && n.epoch === 2))
     fail('deputy reads the lead notice', 'no epoch-2 lead notice');
   await capacity(deputy);
-  const { packet } = acceptHandoffPacket({ swarm, packetPath: leadPacket.path, address: deputy.address });
+  const { packet } = await acceptHandoffPacket({
+    swarm,
+    packetPath: leadPacket.path,
+    address: deputy.address,
+  });
   say(
     `${deputy.address} accepted the lead packet: lanes ${(packet.lanes ?? []).map((l) => `${l.task}=${l.address ?? '-'} ${l.state}`).join(', ')}; release order ${(packet.releaseOrder ?? []).join(' → ')}`,
   );
   for (const lane of [laneA, laneB, laneC, successor]) {
-    const state = swarm.agents.reachability(lane.address);
+    const state = await swarm.agents.reachability(lane.address);
     say(
       `${deputy.address} re-checks ${lane.address}: ${state.reachable ? 'reachable' : 'unreachable'} (${state.why})`,
     );
   }
-  const epoch = swarm.leads.get(plan)!.epoch;
+  const epoch = (await swarm.leads.get(plan))!.epoch;
   const remoteChecks: RemoteCheck[] = [];
   const fenced = async (step: string, command: string[]) => {
     const run = await runFenced(swarm, { plan, epoch, address: deputy.address, command, cwd: plan.repo });
@@ -139,11 +143,15 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
     `drill: plan done at epoch ${epoch}`,
   ]);
   await fenced('push drill-done', ['git', 'push', '-q', 'origin', 'drill-done']);
-  swarm.tasks.complete(plan, { task: 'release', address: deputy.address, evidence: ['tag drill-done'] });
+  await swarm.tasks.complete(plan, {
+    task: 'release',
+    address: deputy.address,
+    evidence: ['tag drill-done'],
+  });
   say(`${deputy.address} tagged drill-done and pushed it (read first: not on the remote yet)`);
 
   // ---- 8. the old lead returns: it sees the higher epoch and steps down; its fenced tag is refused --
-  const check = swarm.leads.checkLeadership(plan, { address: lead.address, epoch: 1 });
+  const check = await swarm.leads.checkLeadership(plan, { address: lead.address, epoch: 1 });
   if (check.current) fail('returning lead', 'the old lead still believes it leads');
   let fencing: DrillReport['fencing'] | undefined;
   try {
@@ -162,11 +170,11 @@ export async function runLeadPhases(kit: DrillKit, cast: DrillCast): Promise<Dri
   say(`the returning lead stepped down (${check.current ? '' : check.why}); its tag at epoch 1 was refused`);
 
   // ---- 9. release ---------------------------------------------------------------------------------
-  for (const lease of swarm.leases.list()) {
+  for (const lease of await swarm.leases.list()) {
     if (lease.plan?.repo === plan.repo && lease.plan.id === plan.id && lease.owner !== deputy.address)
-      swarm.leases.release(lease.poolId);
+      await swarm.leases.release(lease.poolId);
   }
-  swarm.leads.release(plan, { address: deputy.address, epoch });
+  await swarm.leads.release(plan, { address: deputy.address, epoch });
   say(`${deputy.address} released the plan and its leases`);
 
   return { epoch, fencing: fencing!, remoteChecks };

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openHome, openStore } from '@bullswarm/store';
+import { openAsyncStore, openHome } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { git, tryGit } from '../git/run-git';
@@ -25,11 +25,13 @@ describe('runDrill (library)', () => {
     const drillHome = openHome({ home: join(dir, 'home') });
     expect(drillHome.readState().pools.map((p) => p.id)).toHaveLength(7);
     expect(drillHome.resolvePoolRef('spare-2')).toBe('sim-codex:spare-2');
-    const store = openStore({ dbPath: join(dir, 'home', 'bullswarm.db') });
+    const store = await openAsyncStore({
+      target: { engine: 'sqlite', dbPath: join(dir, 'home', 'bullswarm.db') },
+    });
     try {
-      const swarm = createSwarm({ store, env: {} });
+      const swarm = await createSwarm({ store, env: {} });
       // Epochs: claimed by lead-1 at 1, handed over to the deputy at 2, the old lead refused and stepped down.
-      const history = swarm.leads.history(plan);
+      const history = await swarm.leads.history(plan);
       expect(
         history
           .filter((e) => ['claim', 'handover', 'takeover'].includes(e.kind))
@@ -44,14 +46,14 @@ describe('runDrill (library)', () => {
       expect(history).toContainEqual(
         expect.objectContaining({ kind: 'step-down', epoch: 1, actor: 'lead-1' }),
       );
-      expect(swarm.leads.get(plan)).toMatchObject({
+      expect(await swarm.leads.get(plan)).toMatchObject({
         lead: 'deputy',
         epoch: 2,
         releasedAt: expect.any(Number),
       });
 
       // Packets: the capped lane's, accepted by a successor on another vendor's account; the lead's, accepted by the deputy.
-      const packets = swarm.handoffs.list(plan);
+      const packets = await swarm.handoffs.list(plan);
       expect(packets.map((p) => [p.task, p.reason, p.author, p.acceptedBy])).toEqual([
         ['cli', 'capacity_critical', 'lane-b', 'cli-2'],
         ['lead', 'lead_handover', 'lead-1', 'deputy'],
@@ -93,29 +95,29 @@ describe('runDrill (library)', () => {
       expect(JSON.stringify(leadPacket.done)).not.toContain('lane table');
 
       // Tasks, hysteresis, leases.
-      expect(Object.fromEntries(swarm.tasks.list(plan).map((t) => [t.task, t.done?.by]))).toEqual({
+      expect(Object.fromEntries((await swarm.tasks.list(plan)).map((t) => [t.task, t.done?.by]))).toEqual({
         api: 'lane-a',
         cli: 'cli-2',
         docs: 'lane-c',
         lead: undefined,
         release: 'deputy',
       });
-      expect(swarm.tasks.get(plan, 'cli').relinquishedBy.map((r) => r.address)).toEqual(['lane-b']);
-      expect(swarm.leases.list()).toEqual([]);
-      expect(swarm.leases.events('sim:lane-b').map((e) => [e.event, e.holder])).toEqual([
+      expect((await swarm.tasks.get(plan, 'cli')).relinquishedBy.map((r) => r.address)).toEqual(['lane-b']);
+      expect(await swarm.leases.list()).toEqual([]);
+      expect((await swarm.leases.events('sim:lane-b')).map((e) => [e.event, e.holder])).toEqual([
         ['acquired', 'lane-b'],
         ['released', 'lane-b'],
       ]);
-      expect(swarm.leases.events('sim-codex:spare-2')[0]).toMatchObject({
+      expect((await swarm.leases.events('sim-codex:spare-2'))[0]).toMatchObject({
         event: 'acquired',
         holder: 'cli-2',
         owner: 'lead-1',
       });
 
       // The lane-to-lane ask and its reply.
-      const ask = swarm.notices.list({ to: 'lane-a' }).find((n) => n.kind === 'ask');
+      const ask = (await swarm.notices.list({ to: 'lane-a' })).find((n) => n.kind === 'ask');
       expect(ask).toMatchObject({ from: 'lane-c' });
-      expect(swarm.notices.list({ to: 'lane-c' }).find((n) => n.kind === 'reply')).toMatchObject({
+      expect((await swarm.notices.list({ to: 'lane-c' })).find((n) => n.kind === 'reply')).toMatchObject({
         from: 'lane-a',
         re: ask!.id,
         text: '--format',
@@ -172,7 +174,7 @@ describe('runDrill (library)', () => {
       expect(gates.find((g) => g.phase === 'rerun')).toMatchObject({ task: 'cli', passed: false });
       expect(report.packets).toHaveLength(2);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

@@ -73,7 +73,11 @@ export async function runDrill(options: RunDrillOptions = {}): Promise<DrillRepo
   const runtime = await openRuntime({ home, env: baseEnv, createStore: true, userHome: home });
   let passed = false;
   try {
-    const swarm = createSwarm({ store: runtime.requireSqliteStore(), env: baseEnv, clock: runtime.clock });
+    const swarm = await createSwarm({
+      store: await runtime.requireStore(),
+      env: baseEnv,
+      clock: runtime.clock,
+    });
     const report = await drill({ dir, home, plan, planDoc, runtime, swarm, baseEnv, lanesDir, say, steps });
     passed = true;
     return report;
@@ -104,7 +108,7 @@ async function drill(ctx: DrillContext): Promise<DrillReport> {
   const { laneA, laneB, laneC, successor, ask, reply, flag, hysteresis } = cast;
 
   const head = git(plan.repo, ['rev-parse', 'HEAD']).trim();
-  const packets = swarm.handoffs.list(plan).map((h) => ({
+  const packets = (await swarm.handoffs.list(plan)).map((h) => ({
     path: h.packetPath,
     task: h.task,
     reason: h.reason,
@@ -126,7 +130,7 @@ async function drill(ctx: DrillContext): Promise<DrillReport> {
     })),
     packets,
     successor: { address: successor.address, poolId: successor.poolId, spentPoolId: laneB.poolId },
-    epochs: swarm.leads.history(plan),
+    epochs: await swarm.leads.history(plan),
     gates: kit.gates,
     ask: { from: laneC.address, to: laneA.address, askId: ask.id, replyId: reply.id, answer: flag },
     capacity: kit.capacityLog,

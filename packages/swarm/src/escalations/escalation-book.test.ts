@@ -9,7 +9,7 @@ import { createRepo, openTestSwarm, tempDirs } from '../test-support/swarm-fixtu
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
-function setup() {
+async function setup() {
   const dir = dirs.make();
   const { plan } = createRepo(join(dir, 'repo'), {
     schema: 'bullswarm-plan/v1',
@@ -23,23 +23,29 @@ function setup() {
       { id: 'b2', dependsOn: ['b1'] },
     ],
   });
-  return { plan, ...openTestSwarm(dir) };
+  return { plan, ...(await openTestSwarm(dir)) };
 }
 
 describe('escalations', () => {
-  it('a task that is not in the plan is refused, listing the plan tasks, and nothing is recorded', () => {
-    const { swarm, plan } = setup();
-    expect(() =>
-      swarm.escalations.raise(plan, { class: 'C1', text: 'deploy?', by: 'lane-a', task: 'nosuch' }),
-    ).toThrow(/task "[^"]*" is not valid.*a task of plan .*chain \(a1, a2, a3, b1, b2\)/);
-    expect(swarm.escalations.list(plan)).toEqual([]);
+  it('a task that is not in the plan is refused, listing the plan tasks, and nothing is recorded', async () => {
+    const { swarm, plan } = await setup();
+    await expect(
+      (async () =>
+        await swarm.escalations.raise(plan, {
+          class: 'C1',
+          text: 'deploy?',
+          by: 'lane-a',
+          task: 'nosuch',
+        }))(),
+    ).rejects.toThrow(/task "[^"]*" is not valid.*a task of plan .*chain \(a1, a2, a3, b1, b2\)/);
+    expect(await swarm.escalations.list(plan)).toEqual([]);
     expect(readJournal(plan.journalFile)).toEqual([]);
   });
 
   it.each([[undefined], [''], ['C8'], ['urgent']])(
     'without a class (%s) are refused as a decision the agent owes',
-    (klass) => {
-      const { swarm, plan } = setup();
+    async (klass) => {
+      const { swarm, plan } = await setup();
       const raise = () =>
         swarm.escalations.raise(plan, {
           class: klass,
@@ -47,17 +53,17 @@ describe('escalations', () => {
           by: 'lane-a',
           task: 'a1',
         });
-      expect(raise).toThrow(EscalationClassError);
-      expect(raise).toThrow(/a decision the agent owes/);
-      expect(swarm.escalations.list(plan)).toEqual([]);
+      await expect(raise()).rejects.toThrow(EscalationClassError);
+      await expect(raise()).rejects.toThrow(/a decision the agent owes/);
+      expect(await swarm.escalations.list(plan)).toEqual([]);
       expect(readJournal(plan.journalFile)).toEqual([]);
     },
   );
 
-  it('a critical item blocks its dependency chain, not the swarm; the answer resumes the chain', () => {
-    const { swarm, plan } = setup();
+  it('a critical item blocks its dependency chain, not the swarm; the answer resumes the chain', async () => {
+    const { swarm, plan } = await setup();
     const doc = loadPlan(plan);
-    const escalation = swarm.escalations.raise(plan, {
+    const escalation = await swarm.escalations.raise(plan, {
       class: 'c2',
       text: 'a login screen appeared for the deploy CLI',
       by: 'lane-a',
@@ -65,33 +71,39 @@ describe('escalations', () => {
       notify: 'boss',
     });
     expect(escalation.class).toBe('C2');
-    swarm.tasks.claim(plan, { task: 'b1', address: 'lane-b' });
-    const status = () =>
+    await swarm.tasks.claim(plan, { task: 'b1', address: 'lane-b' });
+    const status = async () =>
       Object.fromEntries(
-        planStatus(doc, swarm.tasks.list(plan), swarm.escalations.list(plan, { open: true })).map((s) => [
-          s.task,
-          s.state,
-        ]),
+        planStatus(doc, await swarm.tasks.list(plan), await swarm.escalations.list(plan, { open: true })).map(
+          (s) => [s.task, s.state],
+        ),
       );
-    expect(status()).toEqual({ a1: 'ready', a2: 'blocked', a3: 'blocked', b1: 'running', b2: 'waiting' });
-    expect(swarm.notices.readInbox('boss')).toEqual([
+    expect(await status()).toEqual({
+      a1: 'ready',
+      a2: 'blocked',
+      a3: 'blocked',
+      b1: 'running',
+      b2: 'waiting',
+    });
+    expect(await swarm.notices.readInbox('boss')).toEqual([
       expect.objectContaining({
         kind: 'escalation',
         text: `blocked C2 task a2: a login screen appeared for the deploy CLI (escalation #${escalation.id})`,
       }),
     ]);
     // Sent once: the same item again is refused while it is open.
-    expect(() =>
-      swarm.escalations.raise(plan, { class: 'C2', text: 'again', by: 'lane-a', task: 'a2' }),
-    ).toThrow(/already open and is sent once/);
+    await expect(
+      (async () =>
+        await swarm.escalations.raise(plan, { class: 'C2', text: 'again', by: 'lane-a', task: 'a2' }))(),
+    ).rejects.toThrow(/already open and is sent once/);
 
-    const answered = swarm.escalations.answer(plan, {
+    const answered = await swarm.escalations.answer(plan, {
       id: escalation.id,
       answer: 'logged in, go on',
       relayedBy: 'boss',
     });
     expect(answered).toMatchObject({ answeredBy: 'developer', relayedBy: 'boss' });
-    expect(status()).toMatchObject({ a2: 'waiting', a3: 'waiting' });
+    expect(await status()).toMatchObject({ a2: 'waiting', a3: 'waiting' });
     expect(readJournal(plan.journalFile).map((e) => [e.type, e.event, e.relayed])).toEqual([
       ['intervention', 'escalation.raised', undefined],
       ['intervention', 'escalation.answered', true],

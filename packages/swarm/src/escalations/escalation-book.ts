@@ -70,7 +70,7 @@ export interface EscalationBook {
       /** Also notify this address (the lead) with an `escalation` notice. */
       readonly notify?: string;
     },
-  ): Escalation;
+  ): Promise<Escalation>;
   answer(
     plan: PlanLocation,
     options: {
@@ -79,9 +79,9 @@ export interface EscalationBook {
       readonly by?: string;
       readonly relayedBy?: string;
     },
-  ): Escalation;
-  list(plan: PlanRef, filter?: { readonly open?: boolean }): Escalation[];
-  get(id: number): Escalation | undefined;
+  ): Promise<Escalation>;
+  list(plan: PlanRef, filter?: { readonly open?: boolean }): Promise<Escalation[]>;
+  get(id: number): Promise<Escalation | undefined>;
 }
 
 interface EscalationRow {
@@ -117,9 +117,10 @@ function toEscalation(row: EscalationRow): Escalation {
 
 /** Creates the escalation book over a swarm context. */
 export function createEscalationBook(context: SwarmContext): EscalationBook {
-  const { db } = context;
+  const { sql } = context;
+  const select = (id: number) => sql.get<EscalationRow>('SELECT * FROM swarm_escalations WHERE id = ?', [id]);
   const book: EscalationBook = {
-    raise(plan, options) {
+    async raise(plan, options) {
       const klass = parseEscalationClass(options.class);
       const by = checkAddress(options.by, 'by');
       const task = options.task === undefined ? undefined : checkTaskId(options.task);
@@ -142,12 +143,11 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
       const now = context.clock();
       // The text is stored, sent to the lead and journalled: redacted once, here.
       const text = context.redact.text(options.text);
-      const escalation = context.tx(() => {
-        const open = db
-          .prepare(
-            `SELECT id FROM swarm_escalations WHERE plan_repo = ? AND plan_id = ? AND task_id IS ? AND class = ? AND answered_at IS NULL`,
-          )
-          .get(plan.repo, plan.id, task ?? null, klass) as { id: number } | undefined;
+      const escalation = await context.tx(async () => {
+        const open = await sql.get<{ id: number }>(
+          `SELECT id FROM swarm_escalations WHERE plan_repo = ? AND plan_id = ? AND task_id IS NOT DISTINCT FROM ? AND class = ? AND answered_at IS NULL`,
+          [plan.repo, plan.id, task ?? null, klass],
+        );
         if (open) {
           throw new SwarmInputError({
             field: 'class',
@@ -155,16 +155,14 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
             received: klass,
           });
         }
-        const id = Number(
-          db
-            .prepare(
-              'INSERT INTO swarm_escalations (plan_repo, plan_id, task_id, class, text, raised_by, raised_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-            )
-            .run(plan.repo, plan.id, task ?? null, klass, text, by, now).lastInsertRowid,
+        const inserted = await sql.get<EscalationRow>(
+          'INSERT INTO swarm_escalations (plan_repo, plan_id, task_id, class, text, raised_by, raised_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *',
+          [plan.repo, plan.id, task ?? null, klass, text, by, now],
         );
+        const id = inserted!.id;
         if (options.notify !== undefined && options.notify !== by) {
-          insertNotice(
-            db,
+          await insertNotice(
+            sql,
             {
               to: options.notify,
               from: by,
@@ -176,9 +174,7 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
             context.redact,
           );
         }
-        return toEscalation(
-          db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(id) as EscalationRow,
-        );
+        return toEscalation(inserted!);
       });
       appendJournal(
         plan.journalFile,
@@ -197,16 +193,14 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
       );
       return escalation;
     },
-    answer(plan, options) {
+    async answer(plan, options) {
       if (typeof options.answer !== 'string' || options.answer.trim() === '') {
         throw new SwarmInputError({ field: 'answer', expected: "the developer's answer" });
       }
       if (options.relayedBy !== undefined) checkAddress(options.relayedBy, 'relayedBy');
       const now = context.clock();
-      const answered = context.tx(() => {
-        const row = db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(options.id) as
-          | EscalationRow
-          | undefined;
+      const answered = await context.tx(async () => {
+        const row = await select(options.id);
         if (!row || row.plan_repo !== plan.repo || row.plan_id !== plan.id) {
           throw new SwarmInputError({
             field: 'id',
@@ -221,26 +215,22 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
             received: String(options.id),
           });
         }
-        db.prepare(
+        await sql.exec(
           'UPDATE swarm_escalations SET answer = ?, answered_by = ?, relayed_by = ?, answered_at = ? WHERE id = ?',
-        ).run(
-          context.redact.text(options.answer),
-          options.by ?? 'developer',
-          options.relayedBy ?? null,
-          now,
-          row.id,
+          [
+            context.redact.text(options.answer),
+            options.by ?? 'developer',
+            options.relayedBy ?? null,
+            now,
+            row.id,
+          ],
         );
         // The answer to a park's C7 escalation lifts the park (the developer's answer resumes it).
         const lifted =
-          openParkIn(db, plan)?.escalationId === row.id
-            ? resumeParkIn(db, plan, options.by ?? 'developer', now)
+          (await openParkIn(sql, plan))?.escalationId === row.id
+            ? await resumeParkIn(sql, plan, options.by ?? 'developer', now)
             : undefined;
-        return {
-          escalation: toEscalation(
-            db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(row.id) as EscalationRow,
-          ),
-          lifted,
-        };
+        return { escalation: toEscalation((await select(row.id))!), lifted };
       });
       const { escalation, lifted } = answered;
       if (lifted) {
@@ -277,19 +267,16 @@ export function createEscalationBook(context: SwarmContext): EscalationBook {
       );
       return escalation;
     },
-    list(plan, filter = {}) {
+    async list(plan, filter = {}) {
       return (
-        db
-          .prepare(
-            `SELECT * FROM swarm_escalations WHERE plan_repo = ? AND plan_id = ? ${filter.open ? 'AND answered_at IS NULL' : ''} ORDER BY id`,
-          )
-          .all(plan.repo, plan.id) as EscalationRow[]
+        await sql.query<EscalationRow>(
+          `SELECT * FROM swarm_escalations WHERE plan_repo = ? AND plan_id = ? ${filter.open ? 'AND answered_at IS NULL' : ''} ORDER BY id`,
+          [plan.repo, plan.id],
+        )
       ).map(toEscalation);
     },
-    get(id) {
-      const row = db.prepare('SELECT * FROM swarm_escalations WHERE id = ?').get(id) as
-        | EscalationRow
-        | undefined;
+    async get(id) {
+      const row = await select(id);
       return row ? toEscalation(row) : undefined;
     },
   };

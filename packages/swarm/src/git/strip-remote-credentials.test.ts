@@ -10,7 +10,7 @@ describe('stripRemoteCredentials', () => {
     ['https://host/x.git', 'https://host/x.git'],
     ['/srv/repos/x.git', '/srv/repos/x.git'],
     ['C:/repos/x', 'C:/repos/x'],
-  ])('%s → %s', (url, expected) => {
+  ])('%s → %s', async (url, expected) => {
     expect(stripRemoteCredentials(url)).toBe(expected);
   });
 });

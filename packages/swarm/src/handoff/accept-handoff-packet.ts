@@ -48,12 +48,14 @@ export interface AcceptedHandoffPacket {
  * it). The acceptance record is written beside the packet, the lead is notified, and the accept
  * is journalled as an observation (`handoff.accepted`).
  */
-export function acceptHandoffPacket(options: AcceptHandoffPacketOptions): AcceptedHandoffPacket {
+export async function acceptHandoffPacket(
+  options: AcceptHandoffPacketOptions,
+): Promise<AcceptedHandoffPacket> {
   const { swarm } = options;
   const address = checkAddress(options.address, 'address');
   const packetPath = canonical(options.packetPath);
   const packet = readHandoffPacket(packetPath);
-  const stored = swarm.handoffs.get(packetPath);
+  const stored = await swarm.handoffs.get(packetPath);
   if (!stored) {
     throw new PlanFileError({
       filePath: packetPath,
@@ -112,7 +114,7 @@ export function acceptHandoffPacket(options: AcceptHandoffPacketOptions): Accept
   mismatches.push(...movedMerges(packet, work.checkout));
   if (mismatches.length > 0) throw new HandoffMismatchError(packetPath, mismatches);
 
-  const record = swarm.handoffs.recordAccepted(packetPath, { by: address });
+  const record = await swarm.handoffs.recordAccepted(packetPath, { by: address });
   const now = swarm.context.clock();
   const acceptancePath = packetPath.replace(/\.json$/, '') + '.accepted.json';
   writeFileAtomic(
@@ -138,7 +140,7 @@ export function acceptHandoffPacket(options: AcceptHandoffPacketOptions): Accept
     { mode: 0o600 },
   );
   const plan = planLocation(packet.plan);
-  const lead = swarm.leads.get(plan);
+  const lead = await swarm.leads.get(plan);
   appendJournal(
     plan.journalFile,
     {
@@ -155,7 +157,7 @@ export function acceptHandoffPacket(options: AcceptHandoffPacketOptions): Accept
     now,
   );
   if (lead && lead.releasedAt === undefined && lead.lead !== address) {
-    swarm.notices.send({
+    await swarm.notices.send({
       to: lead.lead,
       from: address,
       plan,

@@ -34,20 +34,20 @@ export interface HandoffBook {
       readonly authorPool?: string;
       readonly reason: string;
     },
-  ): HandoffRecord;
+  ): Promise<HandoffRecord>;
   /** Record the successor launched for a packet and the account leased to it. */
   recordLaunched(
     packetPath: string,
     options: { readonly successor: string; readonly poolId: string },
-  ): HandoffRecord;
+  ): Promise<HandoffRecord>;
   /**
    * Record the acceptance and, in the same transaction, the successor's claim of the task.
    * @throws TaskClaimError `accepted` (another successor accepted it), `relinquished` (the
    *   author cannot accept its own packet), `held`.
    */
-  recordAccepted(packetPath: string, options: { readonly by: string }): HandoffRecord;
-  get(packetPath: string): HandoffRecord | undefined;
-  list(plan: PlanRef): HandoffRecord[];
+  recordAccepted(packetPath: string, options: { readonly by: string }): Promise<HandoffRecord>;
+  get(packetPath: string): Promise<HandoffRecord | undefined>;
+  list(plan: PlanRef): Promise<HandoffRecord[]>;
 }
 
 interface HandoffRow {
@@ -85,45 +85,45 @@ function toRecord(row: HandoffRow): HandoffRecord {
 
 /** Creates the handoff book over a swarm context. */
 export function createHandoffBook(context: SwarmContext): HandoffBook {
-  const { db } = context;
+  const { sql } = context;
   const select = (packetPath: string) =>
-    db.prepare('SELECT * FROM swarm_handoffs WHERE packet_path = ?').get(packetPath) as
-      | HandoffRow
-      | undefined;
+    sql.get<HandoffRow>('SELECT * FROM swarm_handoffs WHERE packet_path = ?', [packetPath]);
   return {
-    recordWritten(plan, options) {
+    async recordWritten(plan, options) {
       const now = context.clock();
-      return context.tx(() => {
-        db.prepare(
+      return context.tx(async () => {
+        await sql.exec(
           `INSERT INTO swarm_handoffs (packet_path, plan_repo, plan_id, task_id, author, author_pool, reason, written_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          options.packetPath,
-          plan.repo,
-          plan.id,
-          options.task,
-          options.author,
-          options.authorPool ?? null,
-          context.redact.text(options.reason),
-          now,
+          [
+            options.packetPath,
+            plan.repo,
+            plan.id,
+            options.task,
+            options.author,
+            options.authorPool ?? null,
+            context.redact.text(options.reason),
+            now,
+          ],
         );
-        relinquishTaskIn(db, plan, options.task, options.author, options.packetPath, now);
-        return toRecord(select(options.packetPath)!);
+        await relinquishTaskIn(sql, plan, options.task, options.author, options.packetPath, now);
+        return toRecord((await select(options.packetPath))!);
       });
     },
-    recordLaunched(packetPath, options) {
+    async recordLaunched(packetPath, options) {
       const now = context.clock();
-      return context.tx(() => {
-        db.prepare(
+      return context.tx(async () => {
+        await sql.exec(
           'UPDATE swarm_handoffs SET successor = ?, successor_pool = ?, launched_at = ? WHERE packet_path = ?',
-        ).run(options.successor, options.poolId, now, packetPath);
-        return toRecord(select(packetPath)!);
+          [options.successor, options.poolId, now, packetPath],
+        );
+        return toRecord((await select(packetPath))!);
       });
     },
-    recordAccepted(packetPath, options) {
+    async recordAccepted(packetPath, options) {
       const now = context.clock();
-      return context.tx(() => {
-        const row = select(packetPath);
+      return context.tx(async () => {
+        const row = await select(packetPath);
         if (!row) throw new Error(`no handoff record for ${packetPath}`);
         const plan = { repo: row.plan_repo, id: row.plan_id };
         if (row.accepted_by !== null && row.accepted_by !== options.by) {
@@ -136,26 +136,25 @@ export function createHandoffBook(context: SwarmContext): HandoffBook {
             message: `packet ${packetPath} was already accepted by ${row.accepted_by}: one successor per packet`,
           });
         }
-        claimTaskIn(db, plan, row.task_id, options.by, now);
-        db.prepare('UPDATE swarm_handoffs SET accepted_by = ?, accepted_at = ? WHERE packet_path = ?').run(
+        await claimTaskIn(sql, plan, row.task_id, options.by, now);
+        await sql.exec('UPDATE swarm_handoffs SET accepted_by = ?, accepted_at = ? WHERE packet_path = ?', [
           options.by,
           now,
           packetPath,
-        );
-        return toRecord(select(packetPath)!);
+        ]);
+        return toRecord((await select(packetPath))!);
       });
     },
-    get(packetPath) {
-      const row = select(packetPath);
+    async get(packetPath) {
+      const row = await select(packetPath);
       return row ? toRecord(row) : undefined;
     },
-    list(plan) {
+    async list(plan) {
       return (
-        db
-          .prepare(
-            'SELECT * FROM swarm_handoffs WHERE plan_repo = ? AND plan_id = ? ORDER BY written_at, packet_path',
-          )
-          .all(plan.repo, plan.id) as HandoffRow[]
+        await sql.query<HandoffRow>(
+          'SELECT * FROM swarm_handoffs WHERE plan_repo = ? AND plan_id = ? ORDER BY written_at, packet_path',
+          [plan.repo, plan.id],
+        )
       ).map(toRecord);
     },
   };

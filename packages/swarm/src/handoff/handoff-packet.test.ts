@@ -15,14 +15,14 @@ const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
 /** A repo with a lead, a lane in its own worktree on branch lane/cli, one step committed and one file in flight. */
-function laneAtHandoff() {
+async function laneAtHandoff() {
   const dir = dirs.make();
   const { repo, plan } = createRepo(join(dir, 'repo'));
-  const { swarm } = openTestSwarm(dir);
+  const { swarm } = await openTestSwarm(dir);
   const checkout = join(dir, 'wt-cli');
   git(repo, ['worktree', 'add', '-q', '-b', 'lane/cli', checkout]);
-  swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'], lanes: ['lane-b'] });
-  swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
+  await swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'], lanes: ['lane-b'] });
+  await swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
   writeFileSync(join(checkout, 'cli-part1.txt'), 'part 1\n');
   git(checkout, ['add', 'cli-part1.txt']);
   git(checkout, ['commit', '-q', '-m', 'cli: part 1']);
@@ -53,9 +53,9 @@ function laneAtHandoff() {
 }
 
 describe('handoff write', () => {
-  it('writes a dwp-handoff/v1 packet (0600) with the work read from git, and the author relinquishes the task', () => {
-    const { plan, swarm, checkout, write } = laneAtHandoff();
-    const written = write();
+  it('writes a dwp-handoff/v1 packet (0600) with the work read from git, and the author relinquishes the task', async () => {
+    const { plan, swarm, checkout, write } = await laneAtHandoff();
+    const written = await write();
     expect(written.path.startsWith(`${plan.handoffDir}/cli-`)).toBe(true);
     expect(statSync(written.path).mode & 0o777).toBe(0o600);
     const onDisk = JSON.parse(readFileSync(written.path, 'utf8'));
@@ -79,19 +79,19 @@ describe('handoff write', () => {
     });
     expect(written.packet.contract.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     // Hysteresis: recorded with the packet; a later claim by the author is refused.
-    expect(swarm.tasks.get(plan, 'cli')).toMatchObject({
+    expect(await swarm.tasks.get(plan, 'cli')).toMatchObject({
       holder: undefined,
       relinquishedBy: [expect.objectContaining({ address: 'lane-b' })],
     });
     let refusal: unknown;
     try {
-      swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
+      await swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
     } catch (error) {
       refusal = error;
     }
     expect(TaskClaimError.isInstance(refusal) && refusal.reason).toBe('relinquished');
     // The lead got `handoff <path>`, and the journal an observation.
-    expect(swarm.notices.readInbox('boss').at(-1)).toMatchObject({
+    expect((await swarm.notices.readInbox('boss')).at(-1)).toMatchObject({
       kind: 'handoff',
       text: `handoff ${written.path} capacity=critical 8% @lane-b decision=hand-off`,
     });
@@ -136,44 +136,47 @@ describe('handoff write', () => {
       'openAsks[0].text',
       'jwt',
     ],
-  ])('refuses a packet carrying %s and writes nothing', (_label, content, path, kind) => {
-    const { plan, swarm, write } = laneAtHandoff();
+  ])('refuses a packet carrying %s and writes nothing', async (_label, content, path, kind) => {
+    const { plan, swarm, write } = await laneAtHandoff();
     let error: unknown;
     try {
-      write({ content });
+      await write({ content });
     } catch (caught) {
       error = caught;
     }
     expect(SecretInPacketError.isInstance(error)).toBe(true);
     expect((error as SecretInPacketError).findings).toEqual([{ path, kind }]);
     expect(existsSync(plan.handoffDir) ? readdirSync(plan.handoffDir) : []).toEqual([]);
-    expect(swarm.handoffs.list(plan)).toEqual([]);
-    expect(swarm.tasks.get(plan, 'cli').holder).toBe('lane-b');
+    expect(await swarm.handoffs.list(plan)).toEqual([]);
+    expect((await swarm.tasks.get(plan, 'cli')).holder).toBe('lane-b');
     expect(readJournal(plan.journalFile).some((e) => e.event === 'handoff.written')).toBe(false);
   });
 
-  it('refuses the value of a credential variable of the current environment', () => {
-    const { plan, write } = laneAtHandoff();
-    expect(() =>
-      write({
-        content: { next: ['use the key s3cr3t-value-123 for the staging api'] },
-        env: { STAGING_API_KEY: 's3cr3t-value-123' },
-      }),
-    ).toThrow(/next\[0\] \(env:STAGING_API_KEY\)/);
+  it('refuses the value of a credential variable of the current environment', async () => {
+    const { plan, write } = await laneAtHandoff();
+    await expect(
+      (async () =>
+        await write({
+          content: { next: ['use the key s3cr3t-value-123 for the staging api'] },
+          env: { STAGING_API_KEY: 's3cr3t-value-123' },
+        }))(),
+    ).rejects.toThrow(/next\[0\] \(env:STAGING_API_KEY\)/);
     expect(existsSync(plan.handoffDir) ? readdirSync(plan.handoffDir) : []).toEqual([]);
   });
 
-  it('only the executor of a task writes its packet', () => {
-    const { write } = laneAtHandoff();
-    expect(() => write({ author: 'lane-c' })).toThrow(/executed by lane-b, not lane-c/);
+  it('only the executor of a task writes its packet', async () => {
+    const { write } = await laneAtHandoff();
+    await expect((async () => await write({ author: 'lane-c' }))()).rejects.toThrow(
+      /executed by lane-b, not lane-c/,
+    );
   });
 
-  it('only the current lead writes a lead packet: anyone else is refused, nothing written or sent', () => {
-    const { plan, swarm, write } = laneAtHandoff();
+  it('only the current lead writes a lead packet: anyone else is refused, nothing written or sent', async () => {
+    const { plan, swarm, write } = await laneAtHandoff();
     const lead = { task: 'lead', step: 'lane table', reason: 'lead_handover' as const };
     let refusal: unknown;
     try {
-      write({ ...lead, author: 'lane-b' });
+      await write({ ...lead, author: 'lane-b' });
     } catch (error) {
       refusal = error;
     }
@@ -181,60 +184,62 @@ describe('handoff write', () => {
     expect(refusal).toMatchObject({ currentLead: 'boss', currentEpoch: 1, address: 'lane-b' });
     expect((refusal as Error).message).toContain('only the current lead boss (epoch 1)');
     expect(existsSync(plan.handoffDir) ? readdirSync(plan.handoffDir) : []).toEqual([]);
-    expect(swarm.notices.readInbox('boss')).toEqual([]);
+    expect(await swarm.notices.readInbox('boss')).toEqual([]);
     expect(readJournal(plan.journalFile).some((e) => e.event === 'handoff.written')).toBe(false);
     // The lead itself writes it; after a handover the old lead no longer can.
-    expect(write({ ...lead, author: 'boss' }).packet.lead).toEqual({ address: 'boss', epoch: 1 });
-    swarm.leads.handover(plan, { from: 'boss', to: 'deputy' });
-    expect(() => write({ ...lead, author: 'boss' })).toThrow(/only the current lead deputy \(epoch 2\)/);
+    expect((await write({ ...lead, author: 'boss' })).packet.lead).toEqual({ address: 'boss', epoch: 1 });
+    await swarm.leads.handover(plan, { from: 'boss', to: 'deputy' });
+    await expect((async () => await write({ ...lead, author: 'boss' }))()).rejects.toThrow(
+      /only the current lead deputy \(epoch 2\)/,
+    );
   });
 
-  it('the repository is the origin URL without its userinfo or query string', () => {
-    const { checkout, write } = laneAtHandoff();
+  it('the repository is the origin URL without its userinfo or query string', async () => {
+    const { checkout, write } = await laneAtHandoff();
     git(checkout, ['remote', 'add', 'origin', 'https://alice:hunter2pw@git.example.com/team/x.git?ref=1#f']);
-    const withPassword = write();
+    const withPassword = await write();
     expect(withPassword.packet.work.repository).toBe('https://git.example.com/team/x.git');
     expect(readFileSync(withPassword.path, 'utf8')).not.toContain('hunter2pw');
     // A token used as the user name no longer blocks the write.
     const token = `gh${'p'}_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5`;
     git(checkout, ['remote', 'set-url', 'origin', `https://${token}@github.com/team/x.git`]);
-    expect(write({ author: 'lane-b', task: 'docs', step: 'write' }).packet.work.repository).toBe(
+    expect((await write({ author: 'lane-b', task: 'docs', step: 'write' })).packet.work.repository).toBe(
       'https://github.com/team/x.git',
     );
   });
 });
 
 describe('handoff accept', () => {
-  it('checks the checkout, records the acceptance, and hands the task to the successor', () => {
-    const { plan, swarm, checkout, write } = laneAtHandoff();
-    const { path } = write();
+  it('checks the checkout, records the acceptance, and hands the task to the successor', async () => {
+    const { plan, swarm, checkout, write } = await laneAtHandoff();
+    const { path } = await write();
     // The author cannot accept its own packet (hysteresis).
-    expect(() => acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b' })).toThrow(
-      /never resumes the task/,
-    );
-    const accepted = acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
+    await expect(
+      (async () => await acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b' }))(),
+    ).rejects.toThrow(/never resumes the task/);
+    const accepted = await acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
     expect(accepted.rerun).toEqual([{ what: 'the cli gate', evidence: [] }]);
     expect(statSync(accepted.acceptancePath).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(accepted.acceptancePath, 'utf8'))).toMatchObject({
       acceptedBy: 'lane-b-2',
       packet: path,
     });
-    expect(swarm.handoffs.get(path)).toMatchObject({ acceptedBy: 'lane-b-2' });
-    expect(swarm.tasks.get(plan, 'cli').holder).toBe('lane-b-2');
-    expect(() => acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-3', checkout })).toThrow(
-      /already accepted by lane-b-2/,
-    );
+    expect(await swarm.handoffs.get(path)).toMatchObject({ acceptedBy: 'lane-b-2' });
+    expect((await swarm.tasks.get(plan, 'cli')).holder).toBe('lane-b-2');
+    await expect(
+      (async () => await acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-3', checkout }))(),
+    ).rejects.toThrow(/already accepted by lane-b-2/);
     expect(readJournal(plan.journalFile).at(-1)).toMatchObject({
       event: 'handoff.accepted',
       by: 'lane-b-2',
       task: 'cli',
     });
-    expect(swarm.notices.readInbox('boss').at(-1)!.text).toContain(`accepted handoff ${path}`);
+    expect((await swarm.notices.readInbox('boss')).at(-1)!.text).toContain(`accepted handoff ${path}`);
   });
 
-  it('on a checkout whose head moved, branch changed and uncommitted paths differ: records nothing and lists each difference', () => {
-    const { plan, swarm, checkout, write } = laneAtHandoff();
-    const { path, packet } = write();
+  it('on a checkout whose head moved, branch changed and uncommitted paths differ: records nothing and lists each difference', async () => {
+    const { plan, swarm, checkout, write } = await laneAtHandoff();
+    const { path, packet } = await write();
     writeFileSync(join(checkout, 'cli-part2.txt'), 'finished by someone else\n');
     git(checkout, ['add', 'cli-part2.txt']);
     git(checkout, ['commit', '-q', '-m', 'cli: part 2 behind the packet']);
@@ -243,7 +248,7 @@ describe('handoff accept', () => {
     const journalBefore = readJournal(plan.journalFile).length;
     let error: unknown;
     try {
-      acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
+      await acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
     } catch (caught) {
       error = caught;
     }
@@ -260,22 +265,22 @@ describe('handoff accept', () => {
     );
     expect((error as Error).message).toContain('head: packet');
     // Nothing recorded anywhere.
-    expect(swarm.handoffs.get(path)?.acceptedBy).toBeUndefined();
-    expect(swarm.tasks.get(plan, 'cli').holder).toBeUndefined();
+    expect((await swarm.handoffs.get(path))?.acceptedBy).toBeUndefined();
+    expect((await swarm.tasks.get(plan, 'cli')).holder).toBeUndefined();
     expect(existsSync(path.replace(/\.json$/, '.accepted.json'))).toBe(false);
     expect(readJournal(plan.journalFile)).toHaveLength(journalBefore);
   });
 
-  it('a changed contract is a mismatch', () => {
-    const { plan, swarm, checkout, write } = laneAtHandoff();
-    const { path } = write();
+  it('a changed contract is a mismatch', async () => {
+    const { plan, swarm, checkout, write } = await laneAtHandoff();
+    const { path } = await write();
     const planFile = join(checkout, 'plans', plan.id, 'plan.json');
     const doc = JSON.parse(readFileSync(planFile, 'utf8'));
     doc.contract.goal = 'a different goal';
     writeFileSync(planFile, JSON.stringify(doc));
     let error: unknown;
     try {
-      acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
+      await acceptHandoffPacket({ swarm, packetPath: path, address: 'lane-b-2', checkout });
     } catch (caught) {
       error = caught;
     }

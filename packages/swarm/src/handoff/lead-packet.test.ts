@@ -18,22 +18,22 @@ afterEach(() => dirs.cleanup());
  * boss leads p1: lane-a finished api (on sim:a), lane-b handed cli off with a packet, docs is
  * ready and nobody took it; lane/api holds api's work, not merged yet.
  */
-function leadAtHandover() {
+async function leadAtHandover() {
   const dir = dirs.make();
   const { repo, plan } = createRepo(join(dir, 'repo'));
-  const { swarm } = openTestSwarm(dir);
-  swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'], lanes: ['lane-a', 'lane-b'] });
-  swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-a', owner: 'boss', plan, task: 'api' });
-  swarm.agents.register({ address: 'lane-b', poolId: 'sim:b' });
-  swarm.tasks.claim(plan, { task: 'api', address: 'lane-a' });
-  swarm.tasks.complete(plan, { task: 'api', address: 'lane-a', evidence: ['src/api.txt'] });
+  const { swarm } = await openTestSwarm(dir);
+  await swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'], lanes: ['lane-a', 'lane-b'] });
+  await swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-a', owner: 'boss', plan, task: 'api' });
+  await swarm.agents.register({ address: 'lane-b', poolId: 'sim:b' });
+  await swarm.tasks.claim(plan, { task: 'api', address: 'lane-a' });
+  await swarm.tasks.complete(plan, { task: 'api', address: 'lane-a', evidence: ['src/api.txt'] });
   git(repo, ['checkout', '-q', '-b', 'lane/api']);
   writeFileSync(join(repo, 'api.txt'), 'api\n');
   git(repo, ['add', 'api.txt']);
   git(repo, ['commit', '-q', '-m', 'api']);
   git(repo, ['checkout', '-q', 'main']);
-  swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
-  const lanePacket = writeHandoffPacket({
+  await swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
+  const lanePacket = await writeHandoffPacket({
     swarm,
     plan,
     checkout: repo,
@@ -57,9 +57,9 @@ function leadAtHandover() {
       env: {},
       notify: false,
     });
-  const refusal = (content: HandoffContent) => {
+  const refusal = async (content: HandoffContent) => {
     try {
-      writeLead(content);
+      await writeLead(content);
     } catch (error) {
       if (SwarmInputError.isInstance(error)) return error;
       throw error;
@@ -70,9 +70,9 @@ function leadAtHandover() {
 }
 
 describe('a lead packet carries the lane table, the release order and the pending merges as fields', () => {
-  it('reads the lane table from the records and each pending merge head from git', () => {
-    const { repo, lanePacket, writeLead } = leadAtHandover();
-    const written = writeLead({
+  it('reads the lane table from the records and each pending merge head from git', async () => {
+    const { repo, lanePacket, writeLead } = await leadAtHandover();
+    const written = await writeLead({
       releaseOrder: ['api', 'cli', 'docs'],
       pendingMerges: [{ branch: 'lane/api', into: 'main', task: 'api' }],
     });
@@ -96,60 +96,63 @@ describe('a lead packet carries the lane table, the release order and the pendin
     expect(readHandoffPacket(written.path).task).toBe('lead');
   });
 
-  it('validates them: tasks of the plan, each once, branches that exist, heads git shows; lead packets only', () => {
-    const { repo, plan, swarm, lanePacket, refusal } = leadAtHandover();
-    expect(refusal({ releaseOrder: ['api', 'nope'] })).toMatchObject({
+  it('validates them: tasks of the plan, each once, branches that exist, heads git shows; lead packets only', async () => {
+    const { repo, plan, swarm, lanePacket, refusal } = await leadAtHandover();
+    expect(await refusal({ releaseOrder: ['api', 'nope'] })).toMatchObject({
       field: 'releaseOrder[1]',
       received: 'nope',
     });
-    expect(refusal({ releaseOrder: ['api', 'api'] })).toMatchObject({
+    expect(await refusal({ releaseOrder: ['api', 'api'] })).toMatchObject({
       field: 'releaseOrder[1]',
       expected: 'each task once',
     });
-    expect(refusal({ pendingMerges: [{ branch: 'lane/gone', into: 'main' }] })).toMatchObject({
+    expect(await refusal({ pendingMerges: [{ branch: 'lane/gone', into: 'main' }] })).toMatchObject({
       field: 'pendingMerges[0].branch',
     });
-    expect(refusal({ pendingMerges: [{ branch: 'lane/api', into: 'trunk' }] })).toMatchObject({
+    expect(await refusal({ pendingMerges: [{ branch: 'lane/api', into: 'trunk' }] })).toMatchObject({
       field: 'pendingMerges[0].into',
     });
     expect(
-      refusal({ pendingMerges: [{ branch: 'lane/api', into: 'main', head: 'a'.repeat(40) }] }),
+      await refusal({ pendingMerges: [{ branch: 'lane/api', into: 'main', head: 'a'.repeat(40) }] }),
     ).toMatchObject({
       field: 'pendingMerges[0].head',
     });
-    expect(refusal({ lanes: [{ task: 'ghost', address: 'x', pool: null, state: 'running' }] })).toMatchObject(
-      { field: 'lanes[0].task' },
-    );
-    swarm.tasks.claim(plan, { task: 'docs', address: 'lane-c' });
-    expect(() =>
-      writeHandoffPacket({
-        swarm,
-        plan,
-        checkout: repo,
-        task: 'docs',
-        step: 'write',
-        reason: 'capacity_low',
-        author: 'lane-c',
-        content: { releaseOrder: ['docs'] },
-        env: {},
-      }),
-    ).toThrow(/^releaseOrder .* only a lead packet \(task "lead"\) carries a lane table/);
+    expect(
+      await refusal({ lanes: [{ task: 'ghost', address: 'x', pool: null, state: 'running' }] }),
+    ).toMatchObject({ field: 'lanes[0].task' });
+    await swarm.tasks.claim(plan, { task: 'docs', address: 'lane-c' });
+    await expect(
+      (async () =>
+        await writeHandoffPacket({
+          swarm,
+          plan,
+          checkout: repo,
+          task: 'docs',
+          step: 'write',
+          reason: 'capacity_low',
+          author: 'lane-c',
+          content: { releaseOrder: ['docs'] },
+          env: {},
+        }))(),
+    ).rejects.toThrow(/^releaseOrder .* only a lead packet \(task "lead"\) carries a lane table/);
     // A lane packet edited to carry a lane table does not read as dwp-handoff/v1.
     const edited = JSON.parse(readFileSync(lanePacket.path, 'utf8'));
     edited.lanes = [];
     writeFileSync(lanePacket.path, JSON.stringify(edited));
-    expect(() => readHandoffPacket(lanePacket.path)).toThrow(PlanFileError);
-    expect(() => readHandoffPacket(lanePacket.path)).toThrow(/lanes.*only a lead packet/);
+    await expect((async () => readHandoffPacket(lanePacket.path))()).rejects.toThrow(PlanFileError);
+    await expect((async () => readHandoffPacket(lanePacket.path))()).rejects.toThrow(
+      /lanes.*only a lead packet/,
+    );
   });
 
-  it('accept lists a pending merge whose branch moved since the packet was written', () => {
-    const { repo, swarm, writeLead } = leadAtHandover();
-    const written = writeLead({ pendingMerges: [{ branch: 'lane/api', into: 'main' }] });
+  it('accept lists a pending merge whose branch moved since the packet was written', async () => {
+    const { repo, swarm, writeLead } = await leadAtHandover();
+    const written = await writeLead({ pendingMerges: [{ branch: 'lane/api', into: 'main' }] });
     const recorded = git(repo, ['rev-parse', 'lane/api']).trim();
     git(repo, ['branch', '-f', 'lane/api', 'main']);
     let error: unknown;
     try {
-      acceptHandoffPacket({ swarm, packetPath: written.path, address: 'deputy' });
+      await acceptHandoffPacket({ swarm, packetPath: written.path, address: 'deputy' });
     } catch (caught) {
       error = caught;
     }
@@ -163,7 +166,7 @@ describe('a lead packet carries the lane table, the release order and the pendin
     ]);
     git(repo, ['branch', '-f', 'lane/api', recorded]);
     expect(
-      acceptHandoffPacket({ swarm, packetPath: written.path, address: 'deputy' }).record.acceptedBy,
+      (await acceptHandoffPacket({ swarm, packetPath: written.path, address: 'deputy' })).record.acceptedBy,
     ).toBe('deputy');
   });
 });

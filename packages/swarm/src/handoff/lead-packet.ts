@@ -19,12 +19,13 @@ export interface LeadPacketFields {
  * registration), and where the task stands (`planStatus`, with `handed-off` for a task whose last
  * executor wrote a packet nobody has accepted yet, and that packet).
  */
-export function laneTableOf(swarm: Swarm, plan: PlanRef, planDoc: Plan): HandoffLane[] {
-  const records = swarm.tasks.list(plan);
-  const statuses = planStatus(planDoc, records, swarm.escalations.list(plan, { open: true }));
-  const leases = swarm.leases.list();
-  const handoffs = swarm.handoffs.list(plan);
-  return statuses.map((status) => {
+export async function laneTableOf(swarm: Swarm, plan: PlanRef, planDoc: Plan): Promise<HandoffLane[]> {
+  const records = await swarm.tasks.list(plan);
+  const statuses = planStatus(planDoc, records, await swarm.escalations.list(plan, { open: true }));
+  const leases = await swarm.leases.list();
+  const handoffs = await swarm.handoffs.list(plan);
+  const lanes: HandoffLane[] = [];
+  for (const status of statuses) {
     const record = records.find((r) => r.task === status.task);
     const gaveUp = record?.relinquishedBy.at(-1);
     const pending = handoffs.filter((h) => h.task === status.task && h.acceptedBy === undefined).at(-1);
@@ -32,16 +33,19 @@ export function laneTableOf(swarm: Swarm, plan: PlanRef, planDoc: Plan): Handoff
     const pool =
       address === null
         ? null
-        : (leases.find((l) => l.holder === address)?.poolId ?? swarm.agents.get(address)?.poolId ?? null);
+        : (leases.find((l) => l.holder === address)?.poolId ??
+          (await swarm.agents.get(address))?.poolId ??
+          null);
     const handedOff = status.holder === undefined && status.state !== 'done' && pending !== undefined;
-    return {
+    lanes.push({
       task: status.task,
       address,
       pool,
       state: handedOff ? 'handed-off' : status.state,
       ...(handedOff ? { packet: pending.packetPath } : {}),
-    };
-  });
+    });
+  }
+  return lanes;
 }
 
 /**
@@ -52,13 +56,13 @@ export function laneTableOf(swarm: Swarm, plan: PlanRef, planDoc: Plan): Handoff
  *
  * @throws SwarmInputError naming the field (`lanes[1].task`, `pendingMerges[0].head`, …).
  */
-export function leadPacketFields(
+export async function leadPacketFields(
   swarm: Swarm,
   plan: PlanRef,
   planDoc: Plan,
   checkout: string,
   content: HandoffContent,
-): LeadPacketFields {
+): Promise<LeadPacketFields> {
   const tasks = planDoc.tasks.map((t) => t.id);
   const checkTask = (field: string, task: string | undefined) => {
     if (task !== undefined && !tasks.includes(task)) {
@@ -69,7 +73,7 @@ export function leadPacketFields(
       });
     }
   };
-  const lanes = content.lanes === undefined ? laneTableOf(swarm, plan, planDoc) : [...content.lanes];
+  const lanes = content.lanes === undefined ? await laneTableOf(swarm, plan, planDoc) : [...content.lanes];
   lanes.forEach((lane, i) => {
     checkTask(`lanes[${i}].task`, lane.task);
   });

@@ -77,7 +77,7 @@ export interface WrittenHandoffPacket {
  * transaction: the author never takes that task again. Journalled as an observation
  * (`handoff.written`); `handoff <path>` is sent to the lead unless `notify: false`.
  */
-export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenHandoffPacket {
+export async function writeHandoffPacket(options: WriteHandoffPacketOptions): Promise<WrittenHandoffPacket> {
   const { swarm, plan } = options;
   const author = checkAddress(options.author, 'author');
   if (!HANDOFF_REASONS.includes(options.reason)) {
@@ -113,7 +113,7 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
       received: options.task,
     });
   }
-  const holder = readTaskRecord(swarm.context.db, plan, options.task).holder;
+  const holder = (await readTaskRecord(swarm.context.sql, plan, options.task)).holder;
   if (holder !== undefined && holder !== author) {
     throw new TaskClaimError({
       plan: planLabel(plan),
@@ -124,7 +124,7 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
       message: `task ${options.task} of ${planLabel(plan)} is executed by ${holder}, not ${author}: only its executor writes its packet`,
     });
   }
-  const record = swarm.leads.get(plan);
+  const record = await swarm.leads.get(plan);
   if (options.task === LEAD_TASK) {
     if (!record) {
       throw new LeadRecordError({
@@ -160,7 +160,9 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
   }
   const work = readWorkState(options.checkout, { excludePrefixes: planRecordPrefixes(plan.id) });
   const lead =
-    options.task === LEAD_TASK ? leadPacketFields(swarm, plan, planDoc, work.checkout, content) : undefined;
+    options.task === LEAD_TASK
+      ? await leadPacketFields(swarm, plan, planDoc, work.checkout, content)
+      : undefined;
   const now = swarm.context.clock();
   const draft = {
     schema: 'dwp-handoff/v1',
@@ -206,7 +208,7 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
   for (let n = 2; existsSync(path); n++) path = join(plan.handoffDir, `${base}-${n}.json`);
   writeFileAtomic(path, `${JSON.stringify(packet, null, 2)}\n`, { mode: 0o600 });
 
-  swarm.handoffs.recordWritten(plan, {
+  await swarm.handoffs.recordWritten(plan, {
     packetPath: path,
     task: options.task,
     author,
@@ -233,14 +235,16 @@ export function writeHandoffPacket(options: WriteHandoffPacketOptions): WrittenH
   let noticeId: number | undefined;
   const notifyTo = options.notify === false ? undefined : (options.notify ?? packet.lead?.address);
   if (notifyTo !== undefined && notifyTo !== author) {
-    noticeId = swarm.notices.send({
-      to: notifyTo,
-      from: author,
-      plan,
-      ...(packet.lead ? { epoch: packet.lead.epoch } : {}),
-      kind: 'handoff',
-      text: `handoff ${path}${packet.capacity ? ` ${packet.capacity.line}` : ''}`,
-    }).id;
+    noticeId = (
+      await swarm.notices.send({
+        to: notifyTo,
+        from: author,
+        plan,
+        ...(packet.lead ? { epoch: packet.lead.epoch } : {}),
+        kind: 'handoff',
+        text: `handoff ${path}${packet.capacity ? ` ${packet.capacity.line}` : ''}`,
+      })
+    ).id;
   }
   return { path, packet, noticeId };
 }

@@ -55,8 +55,8 @@ export async function assignAccount(
 ): Promise<AssignedAccount> {
   const owner = checkAddress(options.owner, 'owner');
   const address = checkAddress(options.address, 'address');
-  const current = swarm.leads.get(options.plan);
-  swarm.leads.assertCurrentEpoch(options.plan, {
+  const current = await swarm.leads.get(options.plan);
+  await swarm.leads.assertCurrentEpoch(options.plan, {
     epoch: current?.epoch ?? 1,
     address: owner,
     action: `assign an account to ${address}`,
@@ -81,7 +81,7 @@ export async function assignAccount(
     // Wait for a lease or a reset within the plan's horizon, or park the plan (C7, once).
     throw noAccountError(
       pick,
-      parkWhenExhausted(swarm, options.plan, {
+      await parkWhenExhausted(swarm, options.plan, {
         pick,
         horizonMs: planHorizonMs(planDoc),
         by: owner,
@@ -89,7 +89,7 @@ export async function assignAccount(
       }),
     );
   }
-  const lease = swarm.leases.acquire({
+  const lease = await swarm.leases.acquire({
     ...(planDoc.pools === undefined
       ? {}
       : { declaredPoolIds: planDoc.pools.map((ref) => resolvePool(runtime, ref)) }),
@@ -99,8 +99,8 @@ export async function assignAccount(
     plan: options.plan,
     task: options.task,
   });
-  swarm.agents.register({ address, poolId: pick.best.poolId, plan: options.plan });
-  swarm.leads.claim(options.plan, { address: owner, lanes: [address] });
-  resumeAfterPark(swarm, options.plan, owner, pick.best.poolId);
+  await swarm.agents.register({ address, poolId: pick.best.poolId, plan: options.plan });
+  await swarm.leads.claim(options.plan, { address: owner, lanes: [address] });
+  await resumeAfterPark(swarm, options.plan, owner, pick.best.poolId);
   return { poolId: pick.best.poolId, lease, pick };
 }

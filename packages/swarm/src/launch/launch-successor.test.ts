@@ -16,7 +16,7 @@ const dirs = tempDirs();
 const runtimes: BullswarmRuntime[] = [];
 afterEach(async () => {
   for (const runtime of runtimes.splice(0)) await runtime.close();
-  dirs.cleanup();
+  await dirs.cleanup();
 });
 
 const weekly = (usedPct: number) => [{ kind: 'weekly' as const, usedPct, resetsInMin: 3 * 1440 }];
@@ -35,18 +35,18 @@ async function setup() {
   });
   const runtime = await openRuntime({ home, env: {}, createStore: true, userHome: dir });
   runtimes.push(runtime);
-  const swarm = createSwarm({ store: runtime.requireSqliteStore(), env: {}, clock: runtime.clock });
+  const swarm = await createSwarm({ store: await runtime.requireStore(), env: {}, clock: runtime.clock });
   const { plan } = createRepo(join(dir, 'repo'));
   const checkout = join(dir, 'wt-cli');
   git(plan.repo, ['worktree', 'add', '-q', '-b', 'lane/cli', checkout]);
-  swarm.agents.register({ address: 'boss', poolId: 'sim:lead', pid: process.pid });
-  swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'] });
-  swarm.leases.acquire({ poolId: 'sim:lane-b', holder: 'lane-b', owner: 'boss', plan, task: 'cli' });
-  swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
+  await swarm.agents.register({ address: 'boss', poolId: 'sim:lead', pid: process.pid });
+  await swarm.leads.claim(plan, { address: 'boss', succession: ['deputy'] });
+  await swarm.leases.acquire({ poolId: 'sim:lane-b', holder: 'lane-b', owner: 'boss', plan, task: 'cli' });
+  await swarm.tasks.claim(plan, { task: 'cli', address: 'lane-b' });
   writeFileSync(join(checkout, 'cli-part1.txt'), 'part 1\n');
   git(checkout, ['add', '-A']);
   git(checkout, ['commit', '-q', '-m', 'cli part 1']);
-  const written = writeHandoffPacket({
+  const written = await writeHandoffPacket({
     swarm,
     plan,
     checkout,
@@ -78,16 +78,16 @@ describe('handoff launch', () => {
         { poolId: 'sim:lead', reason: "the lead boss's own account" },
       ]),
     );
-    expect(swarm.leases.get('sim-codex:other')).toMatchObject({
+    expect(await swarm.leases.get('sim-codex:other')).toMatchObject({
       holder: 'cli-2',
       owner: 'boss',
       task: 'cli',
     });
-    expect(swarm.leads.get(plan)?.lanes).toContain('cli-2');
+    expect((await swarm.leads.get(plan))?.lanes).toContain('cli-2');
     expect(successorBrief(prepared)).toContain(`bullswarm handoff accept ${written.path}`);
 
     // The successor accepts first, then its work runs as a real sim process on the leased account.
-    acceptHandoffPacket({ swarm, packetPath: written.path, address: 'cli-2' });
+    await acceptHandoffPacket({ swarm, packetPath: written.path, address: 'cli-2' });
     const started = await startSuccessor(runtime, swarm, prepared, {
       promptExtra: '[sim:write,file=cli-part2.txt,content=part 2 by the successor]',
     });
@@ -95,8 +95,8 @@ describe('handoff launch', () => {
     expect(readFileSync(join(checkout, 'cli-part2.txt'), 'utf8')).toBe('part 2 by the successor');
     expect(started.accepted).toBe(true);
     expect(started.releasedSpentLease).toBe('sim:lane-b');
-    expect(swarm.leases.get('sim:lane-b')).toBeUndefined();
-    expect(swarm.handoffs.get(written.path)).toMatchObject({
+    expect(await swarm.leases.get('sim:lane-b')).toBeUndefined();
+    expect(await swarm.handoffs.get(written.path)).toMatchObject({
       successor: 'cli-2',
       successorPool: 'sim-codex:other',
       acceptedBy: 'cli-2',
@@ -120,7 +120,7 @@ describe('handoff launch', () => {
     await expect(
       prepareSuccessor(runtime, swarm, { packetPath: written.path, owner: 'lane-c', env: {} }),
     ).rejects.toThrow(FencingError);
-    swarm.leads.handover(plan, { from: 'boss', to: 'deputy' });
+    await swarm.leads.handover(plan, { from: 'boss', to: 'deputy' });
     await expect(
       prepareSuccessor(runtime, swarm, { packetPath: written.path, owner: 'boss', env: {} }),
     ).rejects.toThrow(/epoch 1 is older|boss is not the lead/);
@@ -130,7 +130,7 @@ describe('handoff launch', () => {
       successor: 'cli-new',
       env: {},
     });
-    acceptHandoffPacket({ swarm, packetPath: written.path, address: 'cli-new' });
+    await acceptHandoffPacket({ swarm, packetPath: written.path, address: 'cli-new' });
     await expect(
       prepareSuccessor(runtime, swarm, { packetPath: written.path, owner: 'deputy', env: {} }),
     ).rejects.toThrow(/already accepted by cli-new/);

@@ -46,7 +46,7 @@ export async function prepareSuccessor(
   options: PrepareSuccessorOptions,
 ): Promise<PreparedSuccessor> {
   const packet = readHandoffPacket(options.packetPath);
-  const stored = swarm.handoffs.get(options.packetPath);
+  const stored = await swarm.handoffs.get(options.packetPath);
   if (!stored) {
     throw new PlanFileError({
       filePath: options.packetPath,
@@ -67,7 +67,7 @@ export async function prepareSuccessor(
   }
   const successor = checkAddress(
     options.successor ??
-      `${packet.task}-${swarm.handoffs.list(plan).filter((h) => h.task === packet.task).length + 1}`,
+      `${packet.task}-${(await swarm.handoffs.list(plan)).filter((h) => h.task === packet.task).length + 1}`,
     'successor',
   );
   const planDoc = loadPlan(plan);
@@ -92,7 +92,7 @@ export async function prepareSuccessor(
     ...(spentFamily === undefined ? {} : { preferOtherFamilyThan: spentFamily }),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
-  swarm.handoffs.recordLaunched(options.packetPath, { successor, poolId: assigned.poolId });
+  await swarm.handoffs.recordLaunched(options.packetPath, { successor, poolId: assigned.poolId });
   return {
     packetPath: options.packetPath,
     packet,
@@ -162,15 +162,15 @@ export async function startSuccessor(
     prompt,
     lane: prepared.lane,
     ...(prepared.tier === undefined ? {} : { tier: prepared.tier }),
-    launchedBy: swarm.leases.get(prepared.poolId)?.owner ?? 'lead',
+    launchedBy: (await swarm.leases.get(prepared.poolId))?.owner ?? 'lead',
     packetPath: prepared.packetPath,
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.attachPid === undefined ? {} : { attachPid: options.attachPid }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.timeoutSec === undefined ? {} : { timeoutSec: options.timeoutSec }),
   });
-  const accepted = swarm.handoffs.get(prepared.packetPath)?.acceptedBy === prepared.successor;
-  const releasedSpentLease = accepted ? releaseSpentLease(swarm, prepared.packet) : undefined;
+  const accepted = (await swarm.handoffs.get(prepared.packetPath))?.acceptedBy === prepared.successor;
+  const releasedSpentLease = accepted ? await releaseSpentLease(swarm, prepared.packet) : undefined;
   return { dispatch, accepted, releasedSpentLease };
 }
 
@@ -178,12 +178,12 @@ export async function startSuccessor(
  * Releases the lease the packet's author held on its (spent) account, if it still holds it.
  * Returns the released pool id.
  */
-export function releaseSpentLease(swarm: Swarm, packet: HandoffPacket): string | undefined {
+export async function releaseSpentLease(swarm: Swarm, packet: HandoffPacket): Promise<string | undefined> {
   const spent = packet.author.pool;
   if (spent === null) return undefined;
-  const lease = swarm.leases.get(spent);
+  const lease = await swarm.leases.get(spent);
   if (!lease || lease.holder !== packet.author.address) return undefined;
-  swarm.leases.release(spent);
+  await swarm.leases.release(spent);
   return spent;
 }
 

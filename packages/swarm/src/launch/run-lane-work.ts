@@ -58,7 +58,7 @@ export async function runLaneWork(
 ): Promise<DispatchResult> {
   const { plan } = options;
   const now = () => swarm.context.clock();
-  const epoch = swarm.leads.get(plan)?.epoch;
+  const epoch = (await swarm.leads.get(plan))?.epoch;
   appendJournal(
     plan.journalFile,
     {
@@ -74,6 +74,10 @@ export async function runLaneWork(
     },
     now(),
   );
+  // The pid is attached while the run goes on (an event callback does not wait); every attach is
+  // awaited before this returns, and a failed one fails the launch.
+  const attaches: Promise<void>[] = [];
+  let attachError: unknown;
   const result = await dispatchTask(runtime, {
     action: `${options.task}-${options.address}`.replace(/[^A-Za-z0-9._-]/g, '_'),
     prompt: options.prompt,
@@ -94,11 +98,17 @@ export async function runLaneWork(
     ...(options.timeoutSec === undefined ? {} : { timeoutSec: options.timeoutSec }),
     onEvent: (event) => {
       if (event.type === 'attempt.started' && event.pid !== undefined && options.attachPid !== false) {
-        swarm.agents.setPid(options.address, event.pid);
+        attaches.push(
+          swarm.agents.setPid(options.address, event.pid).catch((error: unknown) => {
+            attachError ??= error;
+          }),
+        );
       }
       options.onEvent?.(event);
     },
   });
+  await Promise.all(attaches);
+  if (attachError !== undefined) throw attachError;
   appendJournal(
     plan.journalFile,
     {

@@ -9,11 +9,11 @@ import type { LeadRow } from './lead-rows';
  * registered on the lead's host (this host when the lead is not registered) that are bound to no
  * other plan, oldest first. Each address once, at its earliest place; never the current lead.
  */
-export function effectiveSuccessionOf(
+export async function effectiveSuccessionOf(
   row: LeadRow,
   agents: AgentRegistry,
   thisHost: string,
-): SuccessionCandidate[] {
+): Promise<SuccessionCandidate[]> {
   const out: SuccessionCandidate[] = [];
   const seen = new Set<string>([row.lead]);
   const add = (address: string, source: SuccessionSource) => {
@@ -24,7 +24,8 @@ export function effectiveSuccessionOf(
   for (const a of parseList(row.succession)) add(a, 'succession');
   if (row.designate !== null) add(row.designate, 'designate');
   for (const a of parseList(row.lanes)) add(a, 'lane');
-  const host = agents.hostOf(row.lead) ?? thisHost;
-  for (const address of agents.onHost(host, { repo: row.plan_repo, id: row.plan_id })) add(address, 'host');
+  const host = (await agents.hostOf(row.lead)) ?? thisHost;
+  for (const address of await agents.onHost(host, { repo: row.plan_repo, id: row.plan_id }))
+    add(address, 'host');
   return out;
 }

@@ -42,7 +42,7 @@ export { TAKEOVER_REASONS } from './lead-record';
  * and the loser gets a {@link FencingError}. Successions are journalled as observations.
  */
 export interface LeadBook {
-  get(plan: PlanRef): LeadRecord | undefined;
+  get(plan: PlanRef): Promise<LeadRecord | undefined>;
   /**
    * Claim a plan (before launching any lane). The plan file is validated first ({@link loadPlan}:
    * a `PlanFileError` naming the file and field, and nothing written). A new plan starts at epoch 1; a released plan is
@@ -53,14 +53,14 @@ export interface LeadBook {
   claim(
     plan: PlanLocation,
     options: ClaimLeadOptions,
-  ): { readonly record: LeadRecord; readonly change: 'claimed' | 'refreshed' };
+  ): Promise<{ readonly record: LeadRecord; readonly change: 'claimed' | 'refreshed' }>;
   /** The current lead's address (what the address `lead` resolves to). */
-  resolve(plan: PlanRef): string;
+  resolve(plan: PlanRef): Promise<string>;
   /** Name a successor-designate (at `low`): first in the succession list from now on. */
   designate(
     plan: PlanLocation,
     options: { readonly from: string; readonly designate: string; readonly epoch?: number },
-  ): LeadRecord;
+  ): Promise<LeadRecord>;
   /**
    * Planned handover: only the current lead (at the current epoch when `epoch` is given) hands
    * over; the epoch rises by one and every lane, the succession and the new lead are notified.
@@ -68,7 +68,7 @@ export interface LeadBook {
   handover(
     plan: PlanLocation,
     options: { readonly from: string; readonly to: string; readonly epoch?: number },
-  ): LeadRecord;
+  ): Promise<LeadRecord>;
   /**
    * The effective succession of a plan, in takeover order (the default succession of the spec):
    *
@@ -83,7 +83,7 @@ export interface LeadBook {
    * other hosts (containers, other machines) come in only through the explicit list or as lanes.
    * Empty when the plan has no record.
    */
-  effectiveSuccession(plan: PlanRef): SuccessionCandidate[];
+  effectiveSuccession(plan: PlanRef): Promise<SuccessionCandidate[]>;
   /**
    * Unplanned takeover by the first reachable entry of the effective succession
    * ({@link LeadBook.effectiveSuccession}), at the epoch it read (`epoch`, else the record's epoch
@@ -93,12 +93,15 @@ export interface LeadBook {
    * effective succession, or
    * when an earlier entry is reachable (ties go to the earlier position).
    */
-  takeover(plan: PlanLocation, options: TakeoverOptions): LeadRecord;
+  takeover(plan: PlanLocation, options: TakeoverOptions): Promise<LeadRecord>;
   /**
    * Release the plan (it is done): only the current lead. Leases it granted for this plan are
    * released in the same transaction, and every lane is notified.
    */
-  release(plan: PlanLocation, options: { readonly address: string; readonly epoch?: number }): LeadRecord;
+  release(
+    plan: PlanLocation,
+    options: { readonly address: string; readonly epoch?: number },
+  ): Promise<LeadRecord>;
   /**
    * Fencing: throws {@link FencingError} unless `epoch` is the record's current epoch (and
    * `address`, when given, its lead). Merges, tags and releases call this first. Refusals are kept
@@ -107,7 +110,7 @@ export interface LeadBook {
   assertCurrentEpoch(
     plan: PlanRef,
     options: { readonly epoch: number; readonly address?: string; readonly action?: string },
-  ): LeadRecord;
+  ): Promise<LeadRecord>;
   /**
    * A returning lead checks whether it still leads at `epoch`. When a higher epoch exists (or
    * another agent leads) it steps down: the step-down is recorded and journalled, nothing else
@@ -116,37 +119,37 @@ export interface LeadBook {
   checkLeadership(
     plan: PlanLocation,
     options: { readonly address: string; readonly epoch: number },
-  ): LeadershipCheck;
+  ): Promise<LeadershipCheck>;
   /** Every change of a plan's record, oldest first. */
-  history(plan: PlanRef): LeadEvent[];
+  history(plan: PlanRef): Promise<LeadEvent[]>;
   /** The repositories whose lead records name a plan with this id. */
-  knownRepos(id: string): string[];
+  knownRepos(id: string): Promise<string[]>;
   /** Every plan's lead record (released ones too), most recently changed first. */
-  list(): LeadRecord[];
+  list(): Promise<LeadRecord[]>;
 }
 
 /** Creates the lead book over a swarm context; reachability comes from `agents`. */
 export function createLeadBook(context: SwarmContext, agents: AgentRegistry): LeadBook {
-  const { db } = context;
+  const { sql } = context;
   const book: LeadBook = {
-    get(plan) {
-      const row = selectLead(db, plan);
+    async get(plan) {
+      const row = await selectLead(sql, plan);
       return row ? toLeadRecord(row) : undefined;
     },
     claim: (plan, options) => claimLead(context, plan, options),
-    effectiveSuccession(plan) {
-      const row = selectLead(db, plan);
-      return row ? effectiveSuccessionOf(row, agents, context.host) : [];
+    async effectiveSuccession(plan) {
+      const row = await selectLead(sql, plan);
+      return row ? await effectiveSuccessionOf(row, agents, context.host) : [];
     },
-    resolve(plan) {
-      return requireActive(plan, selectLead(db, plan), 'resolve lead').lead;
+    async resolve(plan) {
+      return requireActive(plan, await selectLead(sql, plan), 'resolve lead').lead;
     },
-    designate(plan, options) {
+    async designate(plan, options) {
       const from = checkAddress(options.from, 'from');
       const designate = checkAddress(options.designate, 'designate');
       const now = context.clock();
-      const record = context.tx(() => {
-        const row = requireActive(plan, selectLead(db, plan), 'lead designate');
+      const record = await context.tx(async () => {
+        const row = requireActive(plan, await selectLead(sql, plan), 'lead designate');
         fence(plan, row, 'lead designate', from, options.epoch);
         if (designate === from) {
           throw new LeadRecordError({
@@ -156,9 +159,9 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           });
         }
         const succession = [designate, ...parseList(row.succession).filter((a) => a !== designate)];
-        writeDesignate(db, plan, designate, succession, now);
-        logLeadEvent(
-          db,
+        await writeDesignate(sql, plan, designate, succession, now);
+        await logLeadEvent(
+          sql,
           plan,
           {
             kind: 'designate',
@@ -170,8 +173,8 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           },
           now,
         );
-        insertNotice(
-          db,
+        await insertNotice(
+          sql,
           {
             to: designate,
             from,
@@ -182,17 +185,17 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           },
           now,
         );
-        return toLeadRecord(selectLead(db, plan)!);
+        return toLeadRecord((await selectLead(sql, plan))!);
       });
       journalLead(plan, 'lead.designated', from, record.epoch, { designate }, now);
       return record;
     },
-    handover(plan, options) {
+    async handover(plan, options) {
       const from = checkAddress(options.from, 'from');
       const to = checkAddress(options.to, 'to');
       const now = context.clock();
-      const record = context.tx(() => {
-        const row = requireActive(plan, selectLead(db, plan), 'lead handover');
+      const record = await context.tx(async () => {
+        const row = requireActive(plan, await selectLead(sql, plan), 'lead handover');
         fence(plan, row, 'lead handover', from, options.epoch);
         if (to === from) {
           throw new LeadRecordError({
@@ -203,15 +206,15 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
         }
         const epoch = row.epoch + 1;
         const succession = parseList(row.succession).filter((a) => a !== to);
-        moveLead(db, plan, { lead: to, fromEpoch: row.epoch, epoch, succession }, now);
-        logLeadEvent(
-          db,
+        await moveLead(sql, plan, { lead: to, fromEpoch: row.epoch, epoch, succession }, now);
+        await logLeadEvent(
+          sql,
           plan,
           { kind: 'handover', epoch, lead: to, previousLead: from, actor: from, reason: undefined },
           now,
         );
-        notifyLeadChange(
-          db,
+        await notifyLeadChange(
+          sql,
           {
             plan,
             recipients: [...parseList(row.lanes), ...parseList(row.succession), to],
@@ -222,22 +225,22 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           },
           now,
         );
-        return toLeadRecord(selectLead(db, plan)!);
+        return toLeadRecord((await selectLead(sql, plan))!);
       });
       journalLead(plan, 'lead.handover', from, record.epoch, { from, to, epoch: record.epoch }, now);
       return record;
     },
     takeover: (plan, options) => takeoverLead(context, agents, plan, options),
-    release(plan, options) {
+    async release(plan, options) {
       const address = checkAddress(options.address, 'address');
       const now = context.clock();
-      const result = context.tx(() => {
-        const row = requireActive(plan, selectLead(db, plan), 'lead release');
+      const result = await context.tx(async () => {
+        const row = requireActive(plan, await selectLead(sql, plan), 'lead release');
         fence(plan, row, 'lead release', address, options.epoch);
-        writeRelease(db, plan, now);
-        const leases = releasePlanLeasesIn(db, plan, address, now);
-        logLeadEvent(
-          db,
+        await writeRelease(sql, plan, now);
+        const leases = await releasePlanLeasesIn(sql, plan, address, now);
+        await logLeadEvent(
+          sql,
           plan,
           {
             kind: 'release',
@@ -249,8 +252,8 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           },
           now,
         );
-        notifyLeadChange(
-          db,
+        await notifyLeadChange(
+          sql,
           {
             plan,
             recipients: [...parseList(row.lanes), ...parseList(row.succession)],
@@ -261,7 +264,7 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
           },
           now,
         );
-        return { record: toLeadRecord(selectLead(db, plan)!), leases: leases.map((l) => l.poolId) };
+        return { record: toLeadRecord((await selectLead(sql, plan))!), leases: leases.map((l) => l.poolId) };
       });
       journalLead(
         plan,
@@ -275,9 +278,9 @@ export function createLeadBook(context: SwarmContext, agents: AgentRegistry): Le
     },
     assertCurrentEpoch: (plan, options) => assertCurrentEpoch(context, plan, options),
     checkLeadership: (plan, options) => checkLeadership(context, plan, options),
-    history: (plan) => leadHistory(db, plan),
-    knownRepos: (id) => leadRepos(db, id),
-    list: () => listLeads(db),
+    history: (plan) => leadHistory(sql, plan),
+    knownRepos: (id) => leadRepos(sql, id),
+    list: () => listLeads(sql),
   };
   return book;
 }

@@ -19,12 +19,12 @@ export interface ClaimLeadOptions {
  * starts a new record at epoch 1, claims a released one at the next epoch, or refreshes the lead's
  * own record (succession replaced when given, lanes added); another lead's active record is refused.
  */
-export function claimLead(
+export async function claimLead(
   context: SwarmContext,
   plan: PlanLocation,
   options: ClaimLeadOptions,
-): { readonly record: LeadRecord; readonly change: 'claimed' | 'refreshed' } {
-  const { db } = context;
+): Promise<{ readonly record: LeadRecord; readonly change: 'claimed' | 'refreshed' }> {
+  const { sql } = context;
   const address = checkAddress(options.address, 'address');
   const succession = options.succession?.map((a) => checkAddress(a, 'succession'));
   const lanes = options.lanes?.map((a) => checkAddress(a, 'lanes')) ?? [];
@@ -38,8 +38,8 @@ export function claimLead(
   // The plan file is validated as `plan status` does, before anything is written.
   loadPlan(plan);
   const now = context.clock();
-  const result = context.tx(() => {
-    const row = selectLead(db, plan);
+  const result = await context.tx(async () => {
+    const row = await selectLead(sql, plan);
     if (row && row.released_at === null && row.lead !== address) {
       throw new LeadRecordError({
         plan: planLabel(plan),
@@ -52,14 +52,14 @@ export function claimLead(
     if (row && row.released_at === null) {
       const known = parseList(row.lanes);
       const added = lanes.filter((lane) => !known.includes(lane));
-      refreshLead(
-        db,
+      await refreshLead(
+        sql,
         plan,
         { succession: succession ?? parseList(row.succession), lanes: [...known, ...added] },
         now,
       );
-      logLeadEvent(
-        db,
+      await logLeadEvent(
+        sql,
         plan,
         {
           kind: 'refresh',
@@ -71,8 +71,8 @@ export function claimLead(
         },
         now,
       );
-      notifyLeadChange(
-        db,
+      await notifyLeadChange(
+        sql,
         {
           plan,
           recipients: added,
@@ -83,24 +83,24 @@ export function claimLead(
         },
         now,
       );
-      return { record: toLeadRecord(selectLead(db, plan)!), change: 'refreshed' as const };
+      return { record: toLeadRecord((await selectLead(sql, plan))!), change: 'refreshed' as const };
     }
     const epoch = row ? row.epoch + 1 : 1;
     const nextSuccession = succession ?? [];
-    writeClaim(
-      db,
+    await writeClaim(
+      sql,
       plan,
       { existing: row !== undefined, lead: address, epoch, succession: nextSuccession, lanes },
       now,
     );
-    logLeadEvent(
-      db,
+    await logLeadEvent(
+      sql,
       plan,
       { kind: 'claim', epoch, lead: address, previousLead: row?.lead, actor: address, reason: undefined },
       now,
     );
-    notifyLeadChange(
-      db,
+    await notifyLeadChange(
+      sql,
       {
         plan,
         recipients: [...lanes, ...nextSuccession],
@@ -111,7 +111,7 @@ export function claimLead(
       },
       now,
     );
-    return { record: toLeadRecord(selectLead(db, plan)!), change: 'claimed' as const };
+    return { record: toLeadRecord((await selectLead(sql, plan))!), change: 'claimed' as const };
   });
   journalLead(
     plan,

@@ -1,14 +1,14 @@
+import type { SqlSession } from '@bullswarm/store';
 import { insertNotice } from '../notices/notice-box';
 import { appendJournal } from '../plans/journal';
 import type { PlanLocation, PlanRef } from '../plans/plan-location';
-import type { SwarmDatabase } from '../store/swarm-context';
 
 /**
  * Sends one `lead-change` notice to each recipient (once each, never to `exclude`), inside the
  * caller's transaction: a change of lead and its notices commit together.
  */
-export function notifyLeadChange(
-  db: SwarmDatabase,
+export async function notifyLeadChange(
+  sql: SqlSession,
   notice: {
     readonly plan: PlanRef;
     readonly recipients: Iterable<string>;
@@ -18,13 +18,13 @@ export function notifyLeadChange(
     readonly from: string | undefined;
   },
   now: number,
-): void {
+): Promise<void> {
   const sent = new Set<string>();
   for (const to of notice.recipients) {
     if (to === notice.exclude || sent.has(to)) continue;
     sent.add(to);
-    insertNotice(
-      db,
+    await insertNotice(
+      sql,
       {
         to,
         from: notice.from,

@@ -12,11 +12,11 @@ import { logLeadEvent, selectLead, toLeadRecord } from './lead-rows';
  * Fencing (see `LeadBook.assertCurrentEpoch`): the record's current epoch (and lead), else a
  * {@link FencingError} kept as a `fence-refused` event.
  */
-export function assertCurrentEpoch(
+export async function assertCurrentEpoch(
   context: SwarmContext,
   plan: PlanRef,
   options: { readonly epoch: number; readonly address?: string; readonly action?: string },
-): LeadRecord {
+): Promise<LeadRecord> {
   if (!Number.isInteger(options.epoch) || options.epoch < 1) {
     throw new SwarmInputError({
       field: 'epoch',
@@ -25,29 +25,30 @@ export function assertCurrentEpoch(
     });
   }
   const action = options.action ?? 'fenced action';
-  const row = selectLead(context.db, plan);
+  const row = await selectLead(context.sql, plan);
   try {
     const active = requireActive(plan, row, action);
     fence(plan, active, action, options.address, options.epoch);
     return toLeadRecord(active);
   } catch (error) {
-    if (FencingError.isInstance(error) && row) recordFenceRefusal(context, plan, row.lead, options, action);
+    if (FencingError.isInstance(error) && row)
+      await recordFenceRefusal(context, plan, row.lead, options, action);
     throw error;
   }
 }
 
 /** Keeps a refused fenced action as a `fence-refused` event (at the epoch the actor believed it held). */
-export function recordFenceRefusal(
+export async function recordFenceRefusal(
   context: SwarmContext,
   plan: PlanRef,
   lead: string,
   options: { readonly epoch: number; readonly address?: string },
   reason: string,
-): void {
+): Promise<void> {
   const now = context.clock();
-  context.tx(() =>
+  await context.tx(() =>
     logLeadEvent(
-      context.db,
+      context.sql,
       plan,
       {
         kind: 'fence-refused',
@@ -67,13 +68,13 @@ export function recordFenceRefusal(
  * epoch exists (or another agent leads, or the plan was released) it steps down, recorded and
  * journalled.
  */
-export function checkLeadership(
+export async function checkLeadership(
   context: SwarmContext,
   plan: PlanLocation,
   options: { readonly address: string; readonly epoch: number },
-): LeadershipCheck {
+): Promise<LeadershipCheck> {
   const address = checkAddress(options.address, 'address');
-  const found = selectLead(context.db, plan);
+  const found = await selectLead(context.sql, plan);
   const row = found ?? requireActive(plan, found, 'lead check');
   const record = toLeadRecord(row);
   if (row.released_at === null && row.lead === address && row.epoch === options.epoch) {
@@ -94,9 +95,9 @@ export function checkLeadership(
         ? `epoch ${row.epoch} (lead ${row.lead}) is higher than ${options.epoch}`
         : `${row.lead} leads at epoch ${row.epoch}`;
   const now = context.clock();
-  context.tx(() =>
+  await context.tx(() =>
     logLeadEvent(
-      context.db,
+      context.sql,
       plan,
       {
         kind: 'step-down',

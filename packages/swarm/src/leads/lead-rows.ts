@@ -1,5 +1,6 @@
+import type { SqlSession } from '@bullswarm/store';
 import { type PlanRef, planLabel } from '../plans/plan-location';
-import { parseList, type SwarmDatabase } from '../store/swarm-context';
+import { parseList } from '../store/swarm-context';
 import type { LeadEvent, LeadRecord } from './lead-record';
 
 /**
@@ -37,27 +38,29 @@ export function toLeadRecord(row: LeadRow): LeadRecord {
   };
 }
 
-export function selectLead(db: SwarmDatabase, plan: PlanRef): LeadRow | undefined {
-  return db
-    .prepare('SELECT * FROM swarm_leads WHERE plan_repo = ? AND plan_id = ?')
-    .get(plan.repo, plan.id) as LeadRow | undefined;
+export function selectLead(sql: SqlSession, plan: PlanRef): Promise<LeadRow | undefined> {
+  return sql.get<LeadRow>('SELECT * FROM swarm_leads WHERE plan_repo = ? AND plan_id = ?', [
+    plan.repo,
+    plan.id,
+  ]);
 }
 
 /** The lead's own claim again: new succession list and lanes, same lead and epoch. */
-export function refreshLead(
-  db: SwarmDatabase,
+export async function refreshLead(
+  sql: SqlSession,
   plan: PlanRef,
   lists: { readonly succession: readonly string[]; readonly lanes: readonly string[] },
   now: number,
-): void {
-  db.prepare(
+): Promise<void> {
+  await sql.exec(
     'UPDATE swarm_leads SET succession = ?, lanes = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
-  ).run(JSON.stringify(lists.succession), JSON.stringify(lists.lanes), now, plan.repo, plan.id);
+    [JSON.stringify(lists.succession), JSON.stringify(lists.lanes), now, plan.repo, plan.id],
+  );
 }
 
 /** A claim at `epoch`: a new record, or a released one started over. */
-export function writeClaim(
-  db: SwarmDatabase,
+export async function writeClaim(
+  sql: SqlSession,
   plan: PlanRef,
   claim: {
     readonly existing: boolean;
@@ -67,41 +70,44 @@ export function writeClaim(
     readonly lanes: readonly string[];
   },
   now: number,
-): void {
+): Promise<void> {
   const succession = JSON.stringify(claim.succession);
   const lanes = JSON.stringify(claim.lanes);
   if (claim.existing) {
-    db.prepare(
+    await sql.exec(
       `UPDATE swarm_leads SET lead = ?, epoch = ?, succession = ?, lanes = ?, designate = NULL, claimed_at = ?,
          updated_at = ?, released_at = NULL WHERE plan_repo = ? AND plan_id = ?`,
-    ).run(claim.lead, claim.epoch, succession, lanes, now, now, plan.repo, plan.id);
+      [claim.lead, claim.epoch, succession, lanes, now, now, plan.repo, plan.id],
+    );
   } else {
-    db.prepare(
+    await sql.exec(
       `INSERT INTO swarm_leads (plan_repo, plan_id, lead, epoch, succession, lanes, claimed_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(plan.repo, plan.id, claim.lead, claim.epoch, succession, lanes, now, now);
+      [plan.repo, plan.id, claim.lead, claim.epoch, succession, lanes, now, now],
+    );
   }
 }
 
 /** Names the successor-designate (first in the succession list). */
-export function writeDesignate(
-  db: SwarmDatabase,
+export async function writeDesignate(
+  sql: SqlSession,
   plan: PlanRef,
   designate: string,
   succession: readonly string[],
   now: number,
-): void {
-  db.prepare(
+): Promise<void> {
+  await sql.exec(
     'UPDATE swarm_leads SET designate = ?, succession = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
-  ).run(designate, JSON.stringify(succession), now, plan.repo, plan.id);
+    [designate, JSON.stringify(succession), now, plan.repo, plan.id],
+  );
 }
 
 /**
  * A change of lead (handover, takeover): compare-and-set on `fromEpoch`. Returns the number of
  * rows changed (1, or 0 when the record moved).
  */
-export function moveLead(
-  db: SwarmDatabase,
+export async function moveLead(
+  sql: SqlSession,
   plan: PlanRef,
   change: {
     readonly lead: string;
@@ -110,66 +116,61 @@ export function moveLead(
     readonly succession: readonly string[];
   },
   now: number,
-): number {
-  return db
-    .prepare(
-      `UPDATE swarm_leads SET lead = ?, epoch = ?, succession = ?, designate = NULL, updated_at = ?
-       WHERE plan_repo = ? AND plan_id = ? AND epoch = ?`,
-    )
-    .run(
-      change.lead,
-      change.epoch,
-      JSON.stringify(change.succession),
-      now,
-      plan.repo,
-      plan.id,
-      change.fromEpoch,
-    ).changes;
+): Promise<number> {
+  const result = await sql.exec(
+    `UPDATE swarm_leads SET lead = ?, epoch = ?, succession = ?, designate = NULL, updated_at = ?
+     WHERE plan_repo = ? AND plan_id = ? AND epoch = ?`,
+    [change.lead, change.epoch, JSON.stringify(change.succession), now, plan.repo, plan.id, change.fromEpoch],
+  );
+  return result.changes;
 }
 
-export function writeRelease(db: SwarmDatabase, plan: PlanRef, now: number): void {
-  db.prepare(
+export async function writeRelease(sql: SqlSession, plan: PlanRef, now: number): Promise<void> {
+  await sql.exec(
     'UPDATE swarm_leads SET released_at = ?, updated_at = ? WHERE plan_repo = ? AND plan_id = ?',
-  ).run(now, now, plan.repo, plan.id);
+    [now, now, plan.repo, plan.id],
+  );
 }
 
-export function logLeadEvent(
-  db: SwarmDatabase,
+export async function logLeadEvent(
+  sql: SqlSession,
   plan: PlanRef,
   event: Omit<LeadEvent, 'at'>,
   at: number,
-): void {
-  db.prepare(
+): Promise<void> {
+  await sql.exec(
     `INSERT INTO swarm_lead_events (plan_repo, plan_id, kind, epoch, lead, previous_lead, actor, reason, at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    plan.repo,
-    plan.id,
-    event.kind,
-    event.epoch,
-    event.lead ?? null,
-    event.previousLead ?? null,
-    event.actor ?? null,
-    event.reason ?? null,
-    at,
+    [
+      plan.repo,
+      plan.id,
+      event.kind,
+      event.epoch,
+      event.lead ?? null,
+      event.previousLead ?? null,
+      event.actor ?? null,
+      event.reason ?? null,
+      at,
+    ],
   );
 }
 
 /** When the record reached `epoch` (its claim, handover or takeover), if it did. */
-export function epochStartedAt(db: SwarmDatabase, plan: PlanRef, epoch: number): number | undefined {
-  const row = db
-    .prepare(
-      `SELECT at FROM swarm_lead_events WHERE plan_repo = ? AND plan_id = ? AND epoch = ?
-         AND kind IN ('claim', 'handover', 'takeover') ORDER BY id DESC LIMIT 1`,
-    )
-    .get(plan.repo, plan.id, epoch) as { at: number } | undefined;
+export async function epochStartedAt(
+  sql: SqlSession,
+  plan: PlanRef,
+  epoch: number,
+): Promise<number | undefined> {
+  const row = await sql.get<{ at: number }>(
+    `SELECT at FROM swarm_lead_events WHERE plan_repo = ? AND plan_id = ? AND epoch = ?
+       AND kind IN ('claim', 'handover', 'takeover') ORDER BY id DESC LIMIT 1`,
+    [plan.repo, plan.id, epoch],
+  );
   return row?.at;
 }
 
-export function leadHistory(db: SwarmDatabase, plan: PlanRef): LeadEvent[] {
-  const rows = db
-    .prepare('SELECT * FROM swarm_lead_events WHERE plan_repo = ? AND plan_id = ? ORDER BY id')
-    .all(plan.repo, plan.id) as {
+export async function leadHistory(sql: SqlSession, plan: PlanRef): Promise<LeadEvent[]> {
+  const rows = await sql.query<{
     kind: LeadEvent['kind'];
     epoch: number;
     lead: string | null;
@@ -177,7 +178,7 @@ export function leadHistory(db: SwarmDatabase, plan: PlanRef): LeadEvent[] {
     actor: string | null;
     reason: string | null;
     at: number;
-  }[];
+  }>('SELECT * FROM swarm_lead_events WHERE plan_repo = ? AND plan_id = ? ORDER BY id', [plan.repo, plan.id]);
   return rows.map((r) => ({
     kind: r.kind,
     epoch: r.epoch,
@@ -189,16 +190,16 @@ export function leadHistory(db: SwarmDatabase, plan: PlanRef): LeadEvent[] {
   }));
 }
 
-export function leadRepos(db: SwarmDatabase, id: string): string[] {
-  return (
-    db.prepare('SELECT DISTINCT plan_repo FROM swarm_leads WHERE plan_id = ? ORDER BY plan_repo').all(id) as {
-      plan_repo: string;
-    }[]
-  ).map((r) => r.plan_repo);
+export async function leadRepos(sql: SqlSession, id: string): Promise<string[]> {
+  const rows = await sql.query<{ plan_repo: string }>(
+    'SELECT DISTINCT plan_repo FROM swarm_leads WHERE plan_id = ? ORDER BY plan_repo',
+    [id],
+  );
+  return rows.map((r) => r.plan_repo);
 }
 
-export function listLeads(db: SwarmDatabase): LeadRecord[] {
+export async function listLeads(sql: SqlSession): Promise<LeadRecord[]> {
   return (
-    db.prepare('SELECT * FROM swarm_leads ORDER BY updated_at DESC, plan_repo, plan_id').all() as LeadRow[]
+    await sql.query<LeadRow>('SELECT * FROM swarm_leads ORDER BY updated_at DESC, plan_repo, plan_id')
   ).map(toLeadRecord);
 }

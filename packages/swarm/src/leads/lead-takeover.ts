@@ -33,13 +33,13 @@ export interface TakeoverOptions {
  * while the lead is reachable (unless asserted), to an address outside the effective succession,
  * or while an earlier entry is reachable.
  */
-export function takeoverLead(
+export async function takeoverLead(
   context: SwarmContext,
   agents: AgentRegistry,
   plan: PlanLocation,
   options: TakeoverOptions,
-): LeadRecord {
-  const { db } = context;
+): Promise<LeadRecord> {
+  const { sql } = context;
   const address = checkAddress(options.address, 'address');
   const reason = options.reason ?? 'unreachable';
   if (!TAKEOVER_REASONS.includes(reason)) {
@@ -49,11 +49,11 @@ export function takeoverLead(
       received: reason,
     });
   }
-  const read = requireActive(plan, selectLead(db, plan), 'lead takeover');
+  const read = requireActive(plan, await selectLead(sql, plan), 'lead takeover');
   const expected = options.epoch ?? read.epoch;
   const now = context.clock();
-  const result = context.tx(() => {
-    const row = requireActive(plan, selectLead(db, plan), 'lead takeover');
+  const result = await context.tx(async () => {
+    const row = requireActive(plan, await selectLead(sql, plan), 'lead takeover');
     if (row.epoch !== expected) {
       throw new FencingError({
         plan: planLabel(plan),
@@ -74,14 +74,14 @@ export function takeoverLead(
         message: `${address} already leads ${planLabel(plan)} at epoch ${row.epoch}`,
       });
     }
-    const lead = agents.reachability(row.lead);
+    const lead = await agents.reachability(row.lead);
     let timedOut: readonly Notice[] = [];
     if (reason === 'ask_timeout') {
       // Checked, not asserted: two asks to the lead at this epoch, unanswered past their timeout.
-      timedOut = timedOutAsksIn(db, {
+      timedOut = await timedOutAsksIn(sql, {
         to: row.lead,
         plan,
-        since: epochStartedAt(db, plan, row.epoch) ?? row.claimed_at,
+        since: (await epochStartedAt(sql, plan, row.epoch)) ?? row.claimed_at,
         now,
       });
       if (timedOut.length < ASK_TIMEOUTS_FOR_TAKEOVER) {
@@ -104,7 +104,7 @@ export function takeoverLead(
       });
     }
     const succession = parseList(row.succession);
-    const candidates = effectiveSuccessionOf(row, agents, context.host).map((c) => c.address);
+    const candidates = (await effectiveSuccessionOf(row, agents, context.host)).map((c) => c.address);
     const position = candidates.indexOf(address);
     if (position === -1) {
       throw new LeadRecordError({
@@ -116,7 +116,7 @@ export function takeoverLead(
       });
     }
     for (const earlier of candidates.slice(0, position)) {
-      const state = agents.reachability(earlier);
+      const state = await agents.reachability(earlier);
       if (state.reachable) {
         throw new LeadRecordError({
           plan: planLabel(plan),
@@ -128,8 +128,8 @@ export function takeoverLead(
       }
     }
     const epoch = row.epoch + 1;
-    const changes = moveLead(
-      db,
+    const changes = await moveLead(
+      sql,
       plan,
       { lead: address, fromEpoch: row.epoch, epoch, succession: succession.filter((a) => a !== address) },
       now,
@@ -141,14 +141,14 @@ export function takeoverLead(
         : reason === 'ask_timeout'
           ? `asks to ${row.lead} unanswered past their timeout: ${describeAsks(timedOut)}`
           : `asserted by ${address}: ${reason}`;
-    logLeadEvent(
-      db,
+    await logLeadEvent(
+      sql,
       plan,
       { kind: 'takeover', epoch, lead: address, previousLead: row.lead, actor: address, reason: why },
       now,
     );
-    notifyLeadChange(
-      db,
+    await notifyLeadChange(
+      sql,
       {
         plan,
         recipients: [...parseList(row.lanes), ...succession, row.lead],
@@ -159,7 +159,7 @@ export function takeoverLead(
       },
       now,
     );
-    return { record: toLeadRecord(selectLead(db, plan)!), previous: row.lead, why };
+    return { record: toLeadRecord((await selectLead(sql, plan))!), previous: row.lead, why };
   });
   journalLead(
     plan,

@@ -10,7 +10,7 @@ const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
 /** A repository whose main is pushed to a local bare repository (`origin`), and a second clone of it. */
-function withRemote() {
+async function withRemote() {
   const dir = dirs.make();
   const { repo, plan } = createRepo(join(dir, 'repo'));
   const origin = join(dir, 'origin.git');
@@ -21,8 +21,8 @@ function withRemote() {
   git(dir, ['clone', '-q', origin, other]);
   git(other, ['config', 'user.email', 'other@example.invalid']);
   git(other, ['config', 'user.name', 'other']);
-  const { swarm } = openTestSwarm(dir);
-  swarm.leads.claim(plan, { address: 'boss' });
+  const { swarm } = await openTestSwarm(dir);
+  await swarm.leads.claim(plan, { address: 'boss' });
   const commit = (checkout: string, file: string) => {
     writeFileSync(join(checkout, file), `${file}\n`);
     git(checkout, ['add', file]);
@@ -48,7 +48,7 @@ function withRemote() {
 
 describe('fenced merges, tags and releases are checked against the remote first', () => {
   it('a merge runs when the remote branch is contained in HEAD, and is refused once the remote moved past it', async () => {
-    const { repo, other, swarm, plan, commit, fenced, refusal } = withRemote();
+    const { repo, other, swarm, plan, commit, fenced, refusal } = await withRemote();
     const merged = await fenced(['git', 'merge', '--no-ff', '-q', '-m', 'merge x', 'lane/x']);
     expect(merged.exitCode, merged.stderr).toBe(0);
     expect(merged.remote).toMatchObject({
@@ -85,8 +85,10 @@ describe('fenced merges, tags and releases are checked against the remote first'
     expect(moved.message).toMatch(/^origin refs\/heads\/main is at [0-9a-f]{12}: the remote moved past HEAD/);
     // Nothing ran, and the refusal is kept.
     expect(git(repo, ['rev-parse', 'HEAD']).trim()).toBe(head);
-    expect(swarm.leads.history(plan).at(-1)).toMatchObject({ kind: 'fence-refused', actor: 'boss' });
-    expect(swarm.leads.history(plan).at(-1)!.reason).toContain('remote: origin refs/heads/main is at');
+    expect((await swarm.leads.history(plan)).at(-1)).toMatchObject({ kind: 'fence-refused', actor: 'boss' });
+    expect((await swarm.leads.history(plan)).at(-1)!.reason).toContain(
+      'remote: origin refs/heads/main is at',
+    );
     // Fetching is not enough (the commit is known but not in HEAD); taking it in is.
     git(repo, ['fetch', '-q', 'origin']);
     expect((await refusal(['git', 'merge', '--no-ff', '-q', '-m', 'merge y', 'lane/y'])).reason).toBe(
@@ -101,7 +103,7 @@ describe('fenced merges, tags and releases are checked against the remote first'
   });
 
   it('a tag already on the remote is refused before it is made; a release command checks the branch too', async () => {
-    const { repo, other, fenced, refusal } = withRemote();
+    const { repo, other, fenced, refusal } = await withRemote();
     const tagged = await fenced(['git', 'tag', '-a', 'v1', '-m', 'v1']);
     expect(tagged.exitCode).toBe(0);
     expect(tagged.remote).toMatchObject({
@@ -127,7 +129,7 @@ describe('fenced merges, tags and releases are checked against the remote first'
   });
 
   it('a remote that cannot be read refuses; a checkout without a remote has nothing to check', async () => {
-    const { dir, repo, plan, swarm, fenced, refusal } = withRemote();
+    const { dir, repo, plan, swarm, fenced, refusal } = await withRemote();
     git(repo, ['remote', 'set-url', 'origin', join(dir, 'gone.git')]);
     const unreadable = await refusal(['git', 'tag', 'v9']);
     expect(unreadable).toMatchObject({ reason: 'unreadable', remote: 'origin' });
@@ -146,7 +148,7 @@ describe('fenced merges, tags and releases are checked against the remote first'
 
 describe('the remote read is bounded', () => {
   it('a remote that never answers is unreadable after BULLSWARM_REMOTE_TIMEOUT_SEC, and nothing ran', async () => {
-    const { dir, repo, plan, swarm } = withRemote();
+    const { dir, repo, plan, swarm } = await withRemote();
     // An ssh that never answers (it ends as soon as git, its parent, is gone: nothing is left behind).
     const ssh = join(dir, 'silent-ssh.sh');
     writeFileSync(ssh, '#!/bin/sh\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.1; done\n', { mode: 0o755 });
@@ -172,7 +174,7 @@ describe('the remote read is bounded', () => {
 });
 
 async function runFencedOutside(
-  swarm: ReturnType<typeof openTestSwarm>['swarm'],
+  swarm: Awaited<ReturnType<typeof openTestSwarm>>['swarm'],
   plan: ReturnType<typeof createRepo>['plan'],
   dir: string,
 ) {

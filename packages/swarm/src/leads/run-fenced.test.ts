@@ -7,17 +7,17 @@ const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
 /** A repository whose plan `boss` leads at epoch 1. */
-function claimedPlan() {
+async function claimedPlan() {
   const dir = dirs.make();
   const { repo, plan } = createRepo(join(dir, 'repo'));
-  const { swarm } = openTestSwarm(dir);
-  swarm.leads.claim(plan, { address: 'boss' });
+  const { swarm } = await openTestSwarm(dir);
+  await swarm.leads.claim(plan, { address: 'boss' });
   return { swarm, repo, plan };
 }
 
 describe('runFenced', () => {
   it('a command that does not exist exits 127 and says it was not found', async () => {
-    const { swarm, repo, plan } = claimedPlan();
+    const { swarm, repo, plan } = await claimedPlan();
     const run = await runFenced(swarm, {
       plan,
       epoch: 1,
@@ -30,7 +30,7 @@ describe('runFenced', () => {
   });
 
   it('a command killed by a signal keeps its output and exits 128 + the signal number', async () => {
-    const { swarm, repo, plan } = claimedPlan();
+    const { swarm, repo, plan } = await claimedPlan();
     const run = await runFenced(swarm, {
       plan,
       epoch: 1,

@@ -53,7 +53,7 @@ export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promis
       expected: 'the merge, tag or release command and its arguments, e.g. git merge --no-ff lane/api',
     });
   }
-  const record = swarm.leads.assertCurrentEpoch(options.plan, {
+  const record = await swarm.leads.assertCurrentEpoch(options.plan, {
     epoch: options.epoch,
     ...(options.address === undefined ? {} : { address: options.address }),
     action: options.command.join(' '),
@@ -66,7 +66,7 @@ export async function runFenced(swarm: Swarm, options: RunFencedOptions): Promis
     });
   } catch (error) {
     if (RemoteStateError.isInstance(error)) {
-      recordFenceRefusal(
+      await recordFenceRefusal(
         swarm.context,
         options.plan,
         record.lead,

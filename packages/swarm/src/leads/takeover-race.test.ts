@@ -13,31 +13,34 @@ type Outcome = { won: boolean; epoch?: number; lead?: string; error?: string; re
  * Two real processes on one store take over the same plan at the same epoch, released together
  * by a barrier file. Even rounds: two panes of the same deputy (only the compare-and-set on the
  * epoch tells them apart). Odd rounds: the first and second succession entries, both reachable
- * (ties go to the earlier position).
+ * (ties go to the earlier position). On Postgres (`takeover-race.postgres.test.ts`) the two
+ * racers are on two hosts (`host-a`, `host-b`) sharing the database.
  */
 describe('takeover races (real processes, one store)', () => {
   it('20 races of two processes at the same epoch: exactly one wins each time', async () => {
     const dir = dirs.make();
     const { plan } = createRepo(join(dir, 'repo'));
-    const { swarm, store } = openTestSwarm(dir, { clock: Date.now });
-    swarm.agents.register({ address: 'deputy-a', pid: process.pid });
-    swarm.agents.register({ address: 'deputy-b', pid: process.pid });
+    const { swarm, storeUrl } = await openTestSwarm(dir, { clock: Date.now });
+    await swarm.agents.register({ address: 'deputy-a', pid: process.pid });
+    await swarm.agents.register({ address: 'deputy-b', pid: process.pid });
     const history: { round: number; winners: Outcome[]; losers: Outcome[] }[] = [];
     for (let round = 0; round < 20; round++) {
       // Each round starts from a lead that has gone (never registered: "has no agent").
       const gone = `gone-${round}`;
-      if (round === 0) swarm.leads.claim(plan, { address: gone, succession: ['deputy-a', 'deputy-b'] });
+      if (round === 0) await swarm.leads.claim(plan, { address: gone, succession: ['deputy-a', 'deputy-b'] });
       else {
-        const current = swarm.leads.get(plan)!;
-        swarm.leads.handover(plan, { from: current.lead, to: gone, epoch: current.epoch });
-        swarm.leads.claim(plan, { address: gone, succession: ['deputy-a', 'deputy-b'] });
+        const current = (await swarm.leads.get(plan))!;
+        await swarm.leads.handover(plan, { from: current.lead, to: gone, epoch: current.epoch });
+        await swarm.leads.claim(plan, { address: gone, succession: ['deputy-a', 'deputy-b'] });
       }
-      const epoch = swarm.leads.get(plan)!.epoch;
+      const epoch = (await swarm.leads.get(plan))!.epoch;
       const barrier = join(dir, `barrier-${round}`);
       const sameDeputy = round % 2 === 0;
-      const racers = (sameDeputy ? ['deputy-a', 'deputy-a'] : ['deputy-b', 'deputy-a']).map((address) =>
+      const racers = (sameDeputy ? ['deputy-a', 'deputy-a'] : ['deputy-b', 'deputy-a']).map((address, i) =>
         startWorker('takeover', {
-          dbPath: store.dbPath,
+          ...(storeUrl === undefined
+            ? { dbPath: join(dir, 'bullswarm.db') }
+            : { storeUrl, hostId: i === 0 ? 'host-a' : 'host-b' }),
           repo: plan.repo,
           id: plan.id,
           address,
@@ -56,7 +59,7 @@ describe('takeover races (real processes, one store)', () => {
       history.push({ round, winners, losers });
       expect(winners, `round ${round}: ${JSON.stringify(outcomes)}`).toHaveLength(1);
       expect(winners[0]!.epoch).toBe(epoch + 1);
-      const record = swarm.leads.get(plan)!;
+      const record = (await swarm.leads.get(plan))!;
       expect(record.epoch).toBe(epoch + 1);
       expect(record.lead).toBe('deputy-a');
       if (sameDeputy) {
@@ -68,10 +71,7 @@ describe('takeover races (real processes, one store)', () => {
       }
     }
     // Every epoch has exactly one holder in the record's history.
-    const epochs = swarm.leads
-      .history(plan)
-      .filter((e) => e.kind === 'takeover')
-      .map((e) => e.epoch);
+    const epochs = (await swarm.leads.history(plan)).filter((e) => e.kind === 'takeover').map((e) => e.epoch);
     expect(epochs).toHaveLength(20);
     expect(new Set(epochs).size).toBe(20);
     expect(history).toHaveLength(20);

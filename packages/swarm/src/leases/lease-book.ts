@@ -1,8 +1,9 @@
+import type { SqlSession } from '@bullswarm/store';
 import { LeaseRefusedError } from '../errors/lease-refused-error';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import type { PlanRef } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
-import type { SwarmContext, SwarmDatabase } from '../store/swarm-context';
+import type { SwarmContext } from '../store/swarm-context';
 
 /** An account held for one lane. */
 export interface Lease {
@@ -64,20 +65,20 @@ export interface LeaseBook {
    * lane holds it (`held`), it is the owner's own account (`lead-own-account`), or the plan's
    * declared accounts are given and it is not one of them (`not-declared`).
    */
-  acquire(options: AcquireLeaseOptions): Lease;
+  acquire(options: AcquireLeaseOptions): Promise<Lease>;
   /**
    * Release a lease. `by`, when given, must be the holder or the owner. Returns the released lease.
    * @throws LeaseRefusedError `not-held` / `not-holder`.
    */
-  release(poolId: string, by?: string): Lease;
+  release(poolId: string, by?: string): Promise<Lease>;
   /** The active lease of an account, if any. */
-  get(poolId: string): Lease | undefined;
+  get(poolId: string): Promise<Lease | undefined>;
   /** Active leases (expired ones are released first), by pool id. */
-  list(): Lease[];
+  list(): Promise<Lease[]>;
   /** Release every expired lease now; returns them. */
-  reap(): Lease[];
+  reap(): Promise<Lease[]>;
   /** The lease history of an account (or all), oldest first. */
-  events(poolId?: string): LeaseEvent[];
+  events(poolId?: string): Promise<LeaseEvent[]>;
 }
 
 interface LeaseRow {
@@ -107,29 +108,26 @@ function toLease(row: LeaseRow): Lease {
   };
 }
 
-function logLeaseEvent(
-  db: SwarmDatabase,
+async function logLeaseEvent(
+  sql: SqlSession,
   lease: Pick<Lease, 'poolId' | 'holder' | 'owner'>,
   event: LeaseEvent['event'],
   at: number,
-): void {
-  db.prepare('INSERT INTO swarm_lease_events (pool_id, holder, owner, event, at) VALUES (?, ?, ?, ?, ?)').run(
-    lease.poolId,
-    lease.holder,
-    lease.owner,
-    event,
-    at,
+): Promise<void> {
+  await sql.exec(
+    'INSERT INTO swarm_lease_events (pool_id, holder, owner, event, at) VALUES (?, ?, ?, ?, ?)',
+    [lease.poolId, lease.holder, lease.owner, event, at],
   );
 }
 
 /** Releases every lease expired at `now` (inside the caller's transaction), each recorded `expired` at its expiry. */
-function reapExpiredIn(db: SwarmDatabase, now: number): Lease[] {
-  const expired = (db.prepare('SELECT * FROM swarm_leases WHERE expires_at <= ?').all(now) as LeaseRow[]).map(
+async function reapExpiredIn(sql: SqlSession, now: number): Promise<Lease[]> {
+  const expired = (await sql.query<LeaseRow>('SELECT * FROM swarm_leases WHERE expires_at <= ?', [now])).map(
     toLease,
   );
   for (const lease of expired) {
-    db.prepare('DELETE FROM swarm_leases WHERE pool_id = ? AND expires_at <= ?').run(lease.poolId, now);
-    logLeaseEvent(db, lease, 'expired', lease.expiresAt);
+    await sql.exec('DELETE FROM swarm_leases WHERE pool_id = ? AND expires_at <= ?', [lease.poolId, now]);
+    await logLeaseEvent(sql, lease, 'expired', lease.expiresAt);
   }
   return expired;
 }
@@ -139,34 +137,39 @@ function reapExpiredIn(db: SwarmDatabase, now: number): Lease[] {
  * its plan). Expired ones are reaped first, as everywhere, so they are recorded `expired` at their
  * expiry, not released. Returns the released leases.
  */
-export function releasePlanLeasesIn(db: SwarmDatabase, plan: PlanRef, owner: string, now: number): Lease[] {
-  reapExpiredIn(db, now);
+export async function releasePlanLeasesIn(
+  sql: SqlSession,
+  plan: PlanRef,
+  owner: string,
+  now: number,
+): Promise<Lease[]> {
+  await reapExpiredIn(sql, now);
   const leases = (
-    db
-      .prepare(
-        'SELECT * FROM swarm_leases WHERE owner = ? AND plan_repo = ? AND plan_id = ? ORDER BY pool_id',
-      )
-      .all(owner, plan.repo, plan.id) as LeaseRow[]
+    await sql.query<LeaseRow>(
+      'SELECT * FROM swarm_leases WHERE owner = ? AND plan_repo = ? AND plan_id = ? ORDER BY pool_id',
+      [owner, plan.repo, plan.id],
+    )
   ).map(toLease);
   for (const lease of leases) {
-    db.prepare('DELETE FROM swarm_leases WHERE pool_id = ?').run(lease.poolId);
-    logLeaseEvent(db, lease, 'released', now);
+    await sql.exec('DELETE FROM swarm_leases WHERE pool_id = ?', [lease.poolId]);
+    await logLeaseEvent(sql, lease, 'released', now);
   }
   return leases;
 }
 
 /** Creates the lease book over a swarm context. */
 export function createLeaseBook(context: SwarmContext): LeaseBook {
-  const { db } = context;
-  const selectActive = (poolId: string, now: number) => {
-    const row = db
-      .prepare('SELECT * FROM swarm_leases WHERE pool_id = ? AND expires_at > ?')
-      .get(poolId, now) as LeaseRow | undefined;
+  const { sql } = context;
+  const selectActive = async (poolId: string, now: number) => {
+    const row = await sql.get<LeaseRow>('SELECT * FROM swarm_leases WHERE pool_id = ? AND expires_at > ?', [
+      poolId,
+      now,
+    ]);
     return row ? toLease(row) : undefined;
   };
 
   return {
-    acquire(options) {
+    async acquire(options) {
       const holder = checkAddress(options.holder, 'holder');
       const owner = checkAddress(options.owner, 'owner');
       const ttlMs = options.ttlMs ?? context.settings.leaseTtlMs;
@@ -185,14 +188,16 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
         });
       }
       const now = context.clock();
-      return context.tx(() => {
-        reapExpiredIn(db, now);
+      // One transaction: reap, judge, write. Two lanes racing for one account (on any hosts) leave
+      // one holder: the transaction runs as if alone, and `pool_id` is the table's primary key.
+      return context.tx(async () => {
+        await reapExpiredIn(sql, now);
         const ownerPool =
           options.ownerPoolId ??
           (
-            db.prepare('SELECT pool_id FROM swarm_agents WHERE address = ?').get(owner) as
-              | { pool_id: string | null }
-              | undefined
+            await sql.get<{ pool_id: string | null }>('SELECT pool_id FROM swarm_agents WHERE address = ?', [
+              owner,
+            ])
           )?.pool_id ??
           undefined;
         if (ownerPool !== undefined && ownerPool === options.poolId) {
@@ -202,7 +207,7 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
             message: `lease refused: ${options.poolId} is the lead ${owner}'s own account; a lane never gets the lead's account (the two would reach critical together)`,
           });
         }
-        const current = selectActive(options.poolId, now);
+        const current = await selectActive(options.poolId, now);
         if (current && !(current.holder === holder && current.owner === owner)) {
           throw new LeaseRefusedError({
             poolId: options.poolId,
@@ -213,36 +218,38 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
           });
         }
         if (current) {
-          db.prepare(
+          await sql.exec(
             'UPDATE swarm_leases SET renewed_at = ?, expires_at = ?, ttl_ms = ? WHERE pool_id = ?',
-          ).run(now, now + ttlMs, ttlMs, options.poolId);
-          logLeaseEvent(db, current, 'renewed', now);
+            [now, now + ttlMs, ttlMs, options.poolId],
+          );
+          await logLeaseEvent(sql, current, 'renewed', now);
         } else {
-          db.prepare(
+          await sql.exec(
             `INSERT INTO swarm_leases (pool_id, holder, owner, plan_repo, plan_id, task_id, ttl_ms, acquired_at, renewed_at, expires_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).run(
-            options.poolId,
-            holder,
-            owner,
-            options.plan?.repo ?? null,
-            options.plan?.id ?? null,
-            options.task ?? null,
-            ttlMs,
-            now,
-            now,
-            now + ttlMs,
+            [
+              options.poolId,
+              holder,
+              owner,
+              options.plan?.repo ?? null,
+              options.plan?.id ?? null,
+              options.task ?? null,
+              ttlMs,
+              now,
+              now,
+              now + ttlMs,
+            ],
           );
-          logLeaseEvent(db, { poolId: options.poolId, holder, owner }, 'acquired', now);
+          await logLeaseEvent(sql, { poolId: options.poolId, holder, owner }, 'acquired', now);
         }
-        return selectActive(options.poolId, now)!;
+        return (await selectActive(options.poolId, now))!;
       });
     },
-    release(poolId, by) {
+    async release(poolId, by) {
       const now = context.clock();
-      return context.tx(() => {
-        reapExpiredIn(db, now);
-        const current = selectActive(poolId, now);
+      return context.tx(async () => {
+        await reapExpiredIn(sql, now);
+        const current = await selectActive(poolId, now);
         if (!current) {
           throw new LeaseRefusedError({
             poolId,
@@ -259,32 +266,40 @@ export function createLeaseBook(context: SwarmContext): LeaseBook {
             message: `${by} cannot release the lease on ${poolId}: only its holder ${current.holder} or its owner ${current.owner} can`,
           });
         }
-        db.prepare('DELETE FROM swarm_leases WHERE pool_id = ?').run(poolId);
-        logLeaseEvent(db, current, 'released', now);
+        await sql.exec('DELETE FROM swarm_leases WHERE pool_id = ?', [poolId]);
+        await logLeaseEvent(sql, current, 'released', now);
         return current;
       });
     },
     get(poolId) {
       return selectActive(poolId, context.clock());
     },
-    list() {
+    async list() {
       const now = context.clock();
-      const expired = db.prepare('SELECT 1 FROM swarm_leases WHERE expires_at <= ? LIMIT 1').get(now);
-      if (expired !== undefined) context.tx(() => reapExpiredIn(db, now));
+      const expired = await sql.get('SELECT 1 AS one FROM swarm_leases WHERE expires_at <= ? LIMIT 1', [now]);
+      if (expired !== undefined) await context.tx(() => reapExpiredIn(sql, now));
       return (
-        db.prepare('SELECT * FROM swarm_leases WHERE expires_at > ? ORDER BY pool_id').all(now) as LeaseRow[]
+        await sql.query<LeaseRow>('SELECT * FROM swarm_leases WHERE expires_at > ? ORDER BY pool_id', [now])
       ).map(toLease);
     },
     reap() {
       const now = context.clock();
-      return context.tx(() => reapExpiredIn(db, now));
+      return context.tx(() => reapExpiredIn(sql, now));
     },
-    events(poolId) {
-      const rows = (
+    async events(poolId) {
+      type EventRow = {
+        pool_id: string;
+        holder: string;
+        owner: string;
+        event: LeaseEvent['event'];
+        at: number;
+      };
+      const rows =
         poolId === undefined
-          ? db.prepare('SELECT * FROM swarm_lease_events ORDER BY id').all()
-          : db.prepare('SELECT * FROM swarm_lease_events WHERE pool_id = ? ORDER BY id').all(poolId)
-      ) as { pool_id: string; holder: string; owner: string; event: LeaseEvent['event']; at: number }[];
+          ? await sql.query<EventRow>('SELECT * FROM swarm_lease_events ORDER BY id')
+          : await sql.query<EventRow>('SELECT * FROM swarm_lease_events WHERE pool_id = ? ORDER BY id', [
+              poolId,
+            ]);
       return rows.map((r) => ({
         poolId: r.pool_id,
         holder: r.holder,

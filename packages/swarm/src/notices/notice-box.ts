@@ -1,8 +1,9 @@
 import type { Redactor } from '@bullswarm/connectors/redact';
+import type { SqlSession, SqlValue } from '@bullswarm/store';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import type { PlanRef } from '../plans/plan-location';
 import { checkAddress } from '../settings/agent-address';
-import type { SwarmContext, SwarmDatabase } from '../store/swarm-context';
+import type { SwarmContext } from '../store/swarm-context';
 import { processRedactor } from '../store/swarm-redactor';
 
 /**
@@ -64,12 +65,12 @@ export interface SendNoticeOptions {
  * inbox at its turn boundary.
  */
 export interface NoticeBox {
-  send(options: SendNoticeOptions): Notice;
+  send(options: SendNoticeOptions): Promise<Notice>;
   /** The unread notices of an address, oldest first, marked read in the same transaction. */
-  readInbox(address: string): Notice[];
+  readInbox(address: string): Promise<Notice[]>;
   /** Every notice of an address (read or not), oldest first, without marking anything. */
-  list(filter?: { readonly to?: string; readonly plan?: PlanRef }): Notice[];
-  get(id: number): Notice | undefined;
+  list(filter?: { readonly to?: string; readonly plan?: PlanRef }): Promise<Notice[]>;
+  get(id: number): Promise<Notice | undefined>;
 }
 
 interface NoticeRow {
@@ -107,18 +108,16 @@ function toNotice(row: NoticeRow): Notice {
  * Inserts a notice (inside the caller's transaction); used by the lead book for lead notices. An
  * ask's timeout is `now + timeoutMs` (the caller resolves the default).
  */
-export function insertNotice(
-  db: SwarmDatabase,
+export async function insertNotice(
+  sql: SqlSession,
   options: SendNoticeOptions,
   now: number,
   redact: Redactor = processRedactor(),
-): number {
-  const result = db
-    .prepare(
-      `INSERT INTO swarm_notices (recipient, sender, plan_repo, plan_id, epoch, kind, text, re, timeout_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
+): Promise<number> {
+  const row = await sql.get<{ id: number }>(
+    `INSERT INTO swarm_notices (recipient, sender, plan_repo, plan_id, epoch, kind, text, re, timeout_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [
       options.to,
       options.from ?? null,
       options.plan?.repo ?? null,
@@ -129,8 +128,9 @@ export function insertNotice(
       options.re ?? null,
       options.kind === 'ask' && options.timeoutMs !== undefined ? now + options.timeoutMs : null,
       now,
-    );
-  return Number(result.lastInsertRowid);
+    ],
+  );
+  return Number(row!.id);
 }
 
 /**
@@ -138,14 +138,13 @@ export function insertNotice(
  * that `to` has not answered (no `reply` notice from it naming the ask, then or since): what "an ask
  * to it times out" means, read from the notice records. Oldest first.
  */
-export function timedOutAsksIn(
-  db: SwarmDatabase,
+export async function timedOutAsksIn(
+  sql: SqlSession,
   query: { readonly to: string; readonly plan: PlanRef; readonly since: number; readonly now: number },
-): Notice[] {
+): Promise<Notice[]> {
   return (
-    db
-      .prepare(
-        `SELECT * FROM swarm_notices AS ask
+    await sql.query<NoticeRow>(
+      `SELECT * FROM swarm_notices AS ask
          WHERE ask.kind = 'ask' AND ask.recipient = @to AND ask.plan_repo = @repo AND ask.plan_id = @id
            AND ask.created_at >= @since AND ask.timeout_at IS NOT NULL AND ask.timeout_at <= @now
            AND NOT EXISTS (
@@ -153,22 +152,22 @@ export function timedOutAsksIn(
              WHERE reply.kind = 'reply' AND reply.re = ask.id AND reply.sender = ask.recipient
            )
          ORDER BY ask.id`,
-      )
-      .all({
+      {
         to: query.to,
         repo: query.plan.repo,
         id: query.plan.id,
         since: query.since,
         now: query.now,
-      }) as NoticeRow[]
+      },
+    )
   ).map(toNotice);
 }
 
 /** Creates the notice box over a swarm context. */
 export function createNoticeBox(context: SwarmContext): NoticeBox {
-  const { db } = context;
+  const { sql } = context;
   const box: NoticeBox = {
-    send(options) {
+    async send(options) {
       checkAddress(options.to, 'to');
       if (options.from !== undefined) checkAddress(options.from, 'from');
       if (typeof options.text !== 'string' || options.text.trim() === '') {
@@ -205,7 +204,7 @@ export function createNoticeBox(context: SwarmContext): NoticeBox {
           received: String(options.timeoutMs),
         });
       }
-      if (options.re !== undefined && box.get(options.re) === undefined) {
+      if (options.re !== undefined && (await box.get(options.re)) === undefined) {
         throw new SwarmInputError({
           field: 're',
           expected: 'the id of an existing notice',
@@ -215,34 +214,36 @@ export function createNoticeBox(context: SwarmContext): NoticeBox {
       const now = context.clock();
       const timeoutMs =
         options.kind === 'ask' ? (options.timeoutMs ?? context.settings.askTimeoutMs) : undefined;
-      const id = context.tx(() =>
+      const id = await context.tx(() =>
         insertNotice(
-          db,
+          sql,
           { ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
           now,
           context.redact,
         ),
       );
-      return box.get(id)!;
+      return (await box.get(id))!;
     },
-    readInbox(address) {
+    async readInbox(address) {
       checkAddress(address, 'address');
       const now = context.clock();
-      return context.tx(() => {
-        const rows = db
-          .prepare('SELECT * FROM swarm_notices WHERE recipient = ? AND read_at IS NULL ORDER BY id')
-          .all(address) as NoticeRow[];
+      return context.tx(async () => {
+        const rows = await sql.query<NoticeRow>(
+          'SELECT * FROM swarm_notices WHERE recipient = ? AND read_at IS NULL ORDER BY id',
+          [address],
+        );
         if (rows.length > 0) {
-          db.prepare(
+          await sql.exec(
             'UPDATE swarm_notices SET read_at = ? WHERE recipient = ? AND read_at IS NULL AND id <= ?',
-          ).run(now, address, rows[rows.length - 1]!.id);
+            [now, address, rows[rows.length - 1]!.id],
+          );
         }
         return rows.map((row) => ({ ...toNotice(row), readAt: now }));
       });
     },
-    list(filter = {}) {
+    async list(filter = {}) {
       const clauses: string[] = [];
-      const params: unknown[] = [];
+      const params: SqlValue[] = [];
       if (filter.to !== undefined) {
         clauses.push('recipient = ?');
         params.push(filter.to);
@@ -252,12 +253,12 @@ export function createNoticeBox(context: SwarmContext): NoticeBox {
         params.push(filter.plan.repo, filter.plan.id);
       }
       const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
-      return (
-        db.prepare(`SELECT * FROM swarm_notices ${where} ORDER BY id`).all(...params) as NoticeRow[]
-      ).map(toNotice);
+      return (await sql.query<NoticeRow>(`SELECT * FROM swarm_notices ${where} ORDER BY id`, params)).map(
+        toNotice,
+      );
     },
-    get(id) {
-      const row = db.prepare('SELECT * FROM swarm_notices WHERE id = ?').get(id) as NoticeRow | undefined;
+    async get(id) {
+      const row = await sql.get<NoticeRow>('SELECT * FROM swarm_notices WHERE id = ?', [id]);
       return row ? toNotice(row) : undefined;
     },
   };

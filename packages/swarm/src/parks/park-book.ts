@@ -1,5 +1,6 @@
+import type { SqlSession } from '@bullswarm/store';
 import type { PlanRef } from '../plans/plan-location';
-import type { SwarmContext, SwarmDatabase } from '../store/swarm-context';
+import type { SwarmContext } from '../store/swarm-context';
 
 /**
  * A plan parked because no declared account has room and none resets within its horizon
@@ -30,9 +31,9 @@ export interface Park {
 /** The parks of plans: at most one open park per plan. All of the park SQL is in this file. */
 export interface ParkBook {
   /** The plan's open park, if it is parked. */
-  current(plan: PlanRef): Park | undefined;
+  current(plan: PlanRef): Promise<Park | undefined>;
   /** Every park of a plan, oldest first. */
-  list(plan: PlanRef): Park[];
+  list(plan: PlanRef): Promise<Park[]>;
 }
 
 interface ParkRow {
@@ -73,66 +74,75 @@ function toPark(row: ParkRow): Park {
 }
 
 /** The open park of a plan (inside or outside a transaction). */
-export function openParkIn(db: SwarmDatabase, plan: PlanRef): Park | undefined {
-  const row = db
-    .prepare(
-      'SELECT * FROM swarm_parks WHERE plan_repo = ? AND plan_id = ? AND resumed_at IS NULL ORDER BY id DESC LIMIT 1',
-    )
-    .get(plan.repo, plan.id) as ParkRow | undefined;
+export async function openParkIn(sql: SqlSession, plan: PlanRef): Promise<Park | undefined> {
+  const row = await sql.get<ParkRow>(
+    'SELECT * FROM swarm_parks WHERE plan_repo = ? AND plan_id = ? AND resumed_at IS NULL ORDER BY id DESC LIMIT 1',
+    [plan.repo, plan.id],
+  );
   return row ? toPark(row) : undefined;
 }
 
 /** Records a park (inside the caller's transaction); returns it. */
-export function insertParkIn(
-  db: SwarmDatabase,
+export async function insertParkIn(
+  sql: SqlSession,
   park: Omit<Park, 'id' | 'resumedAt' | 'resumedBy' | 'escalationId'>,
-): Park {
-  const id = Number(
-    db
-      .prepare(
-        `INSERT INTO swarm_parks (plan_repo, plan_id, task_id, kind, parked_by, parked_at, horizon_ms,
-           soonest_reset_at, soonest_reset_pool, reason)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        park.plan.repo,
-        park.plan.id,
-        park.task ?? null,
-        park.kind,
-        park.parkedBy,
-        park.parkedAt,
-        park.horizonMs,
-        park.soonestReset?.at ?? null,
-        park.soonestReset?.poolId ?? null,
-        park.reason,
-      ).lastInsertRowid,
+): Promise<Park> {
+  const row = await sql.get<ParkRow>(
+    `INSERT INTO swarm_parks (plan_repo, plan_id, task_id, kind, parked_by, parked_at, horizon_ms,
+       soonest_reset_at, soonest_reset_pool, reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    [
+      park.plan.repo,
+      park.plan.id,
+      park.task ?? null,
+      park.kind,
+      park.parkedBy,
+      park.parkedAt,
+      park.horizonMs,
+      park.soonestReset?.at ?? null,
+      park.soonestReset?.poolId ?? null,
+      park.reason,
+    ],
   );
-  return toPark(db.prepare('SELECT * FROM swarm_parks WHERE id = ?').get(id) as ParkRow);
+  return toPark(row!);
 }
 
 /** Links a park to the C7 escalation raised for it. */
-export function linkParkEscalationIn(db: SwarmDatabase, parkId: number, escalationId: number): void {
-  db.prepare('UPDATE swarm_parks SET escalation_id = ? WHERE id = ?').run(escalationId, parkId);
+export async function linkParkEscalationIn(
+  sql: SqlSession,
+  parkId: number,
+  escalationId: number,
+): Promise<void> {
+  await sql.exec('UPDATE swarm_parks SET escalation_id = ? WHERE id = ?', [escalationId, parkId]);
 }
 
 /** Lifts the plan's open park, if any (inside the caller's transaction); returns it as lifted. */
-export function resumeParkIn(db: SwarmDatabase, plan: PlanRef, by: string, now: number): Park | undefined {
-  const open = openParkIn(db, plan);
+export async function resumeParkIn(
+  sql: SqlSession,
+  plan: PlanRef,
+  by: string,
+  now: number,
+): Promise<Park | undefined> {
+  const open = await openParkIn(sql, plan);
   if (!open) return undefined;
-  db.prepare('UPDATE swarm_parks SET resumed_at = ?, resumed_by = ? WHERE id = ?').run(now, by, open.id);
-  return toPark(db.prepare('SELECT * FROM swarm_parks WHERE id = ?').get(open.id) as ParkRow);
+  const row = await sql.get<ParkRow>(
+    'UPDATE swarm_parks SET resumed_at = ?, resumed_by = ? WHERE id = ? RETURNING *',
+    [now, by, open.id],
+  );
+  return toPark(row!);
 }
 
 /** Creates the park book over a swarm context. */
 export function createParkBook(context: SwarmContext): ParkBook {
-  const { db } = context;
+  const { sql } = context;
   return {
-    current: (plan) => openParkIn(db, plan),
-    list(plan) {
+    current: (plan) => openParkIn(sql, plan),
+    async list(plan) {
       return (
-        db
-          .prepare('SELECT * FROM swarm_parks WHERE plan_repo = ? AND plan_id = ? ORDER BY id')
-          .all(plan.repo, plan.id) as ParkRow[]
+        await sql.query<ParkRow>(
+          'SELECT * FROM swarm_parks WHERE plan_repo = ? AND plan_id = ? ORDER BY id',
+          [plan.repo, plan.id],
+        )
       ).map(toPark);
     },
   };

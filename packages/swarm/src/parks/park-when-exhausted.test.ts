@@ -12,9 +12,9 @@ import { formatHorizon, judgeNoAccount } from './park-when-exhausted';
 
 const dirs = tempDirs();
 const runtimes: BullswarmRuntime[] = [];
-afterEach(() => {
-  for (const runtime of runtimes.splice(0)) runtime.close();
-  dirs.cleanup();
+afterEach(async () => {
+  for (const runtime of runtimes.splice(0)) await runtime.close();
+  await dirs.cleanup();
 });
 
 const NOW = Date.parse('2026-09-10T12:00:00Z');
@@ -37,21 +37,22 @@ async function setup(horizon: string | undefined) {
   const home = join(dir, 'home');
   writeTestHome(home, { now: NOW, pools: POOLS });
   const clock = { value: NOW };
+  // The swarm and the runtime share one store: the home's file, or the suite's Postgres database.
+  const { swarm, storeUrl } = await openTestSwarm(home, { now: clock });
   const runtime = await openRuntime({
     home,
-    env: {},
+    env: storeUrl === undefined ? {} : { BULLSWARM_STORE_URL: storeUrl },
     clock: () => clock.value,
     createStore: true,
     userHome: home,
   });
   runtimes.push(runtime);
-  const { swarm } = openTestSwarm(home, { now: clock });
   const { plan } = createRepo(join(dir, 'repo'), {
     ...smallPlan(),
     pools: ['sim:a', 'sim:b'],
     ...(horizon === undefined ? {} : { horizon }),
   });
-  swarm.leads.claim(plan, { address: 'boss' });
+  await swarm.leads.claim(plan, { address: 'boss' });
   const assign = async (task: string, address: string) => {
     try {
       return await assignAccount(runtime, swarm, { plan, task, owner: 'boss', address, env: {} });
@@ -75,7 +76,7 @@ describe('a plan has a horizon: when no account resets within it, the swarm park
     expect((refused as Error).message).toContain(
       "the plan is parked (park #1, escalation #1 C7): no declared account of kind any has room for task api and none resets within the plan's horizon 1h: the soonest reset is 2026-09-10T14:00:00.000Z (sim:b)",
     );
-    const park = swarm.parks.current(plan);
+    const park = await swarm.parks.current(plan);
     expect(park).toMatchObject({
       task: 'api',
       parkedBy: 'boss',
@@ -84,7 +85,7 @@ describe('a plan has a horizon: when no account resets within it, the swarm park
       escalationId: 1,
       resumedAt: undefined,
     });
-    expect(swarm.escalations.list(plan, { open: true })).toEqual([
+    expect(await swarm.escalations.list(plan, { open: true })).toEqual([
       expect.objectContaining({ id: 1, class: 'C7', task: undefined, raisedBy: 'boss' }),
     ]);
     expect(readJournal(plan.journalFile).find((e) => e.event === 'swarm.parked')).toMatchObject({
@@ -96,8 +97,8 @@ describe('a plan has a horizon: when no account resets within it, the swarm park
 
     // Another task hitting the same wall: the park and its escalation are not recorded or sent twice.
     expect(await assign('cli', 'lane-b')).toMatchObject({ outcome: 'park', parkId: park!.id });
-    expect(swarm.parks.list(plan)).toHaveLength(1);
-    expect(swarm.escalations.list(plan)).toHaveLength(1);
+    expect(await swarm.parks.list(plan)).toHaveLength(1);
+    expect(await swarm.escalations.list(plan)).toHaveLength(1);
 
     // An account has room again: the next assignment succeeds and lifts the park.
     writePoolMeter(
@@ -108,8 +109,11 @@ describe('a plan has a horizon: when no account resets within it, the swarm park
     clock.value = NOW + 10 * 60_000;
     const assigned = await assign('api', 'lane-a');
     expect(assigned).toMatchObject({ poolId: 'sim:a' });
-    expect(swarm.parks.current(plan)).toBeUndefined();
-    expect(swarm.parks.list(plan)[0]).toMatchObject({ resumedBy: 'boss', resumedAt: NOW + 10 * 60_000 });
+    expect(await swarm.parks.current(plan)).toBeUndefined();
+    expect((await swarm.parks.list(plan))[0]).toMatchObject({
+      resumedBy: 'boss',
+      resumedAt: NOW + 10 * 60_000,
+    });
     expect(readJournal(plan.journalFile).at(-1)).toMatchObject({
       event: 'swarm.resumed',
       why: 'an account has room again: sim:a',
@@ -122,22 +126,22 @@ describe('a plan has a horizon: when no account resets within it, the swarm park
       outcome: 'wait',
       soonestReset: { poolId: 'sim:b', at: NOW + 2 * HOUR },
     });
-    expect(waiting.swarm.parks.current(waiting.plan)).toBeUndefined();
-    expect(waiting.swarm.escalations.list(waiting.plan)).toEqual([]);
+    expect(await waiting.swarm.parks.current(waiting.plan)).toBeUndefined();
+    expect(await waiting.swarm.escalations.list(waiting.plan)).toEqual([]);
 
     const parked = await setup('90m');
     await parked.assign('api', 'lane-a');
-    const escalation = parked.swarm.escalations.list(parked.plan, { open: true })[0]!;
-    parked.swarm.escalations.answer(parked.plan, {
+    const escalation = (await parked.swarm.escalations.list(parked.plan, { open: true }))[0]!;
+    await parked.swarm.escalations.answer(parked.plan, {
       id: escalation.id,
       answer: 'added codex:spare to the pool',
     });
-    expect(parked.swarm.parks.current(parked.plan)).toBeUndefined();
-    expect(parked.swarm.parks.list(parked.plan)[0]).toMatchObject({ resumedBy: 'developer' });
+    expect(await parked.swarm.parks.current(parked.plan)).toBeUndefined();
+    expect((await parked.swarm.parks.list(parked.plan))[0]).toMatchObject({ resumedBy: 'developer' });
     expect(readJournal(parked.plan.journalFile).map((e) => e.event)).toContain('swarm.resumed');
   });
 
-  it('judges a pick with no account: held, wait, park, unavailable', () => {
+  it('judges a pick with no account: held, wait, park, unavailable', async () => {
     const at = (poolId: string, ms: number) => ({ poolId, at: NOW + ms });
     const judge = (pick: Parameters<typeof judgeNoAccount>[0]) => judgeNoAccount(pick, 5 * HOUR, NOW).kind;
     expect(judge({ held: ['sim:x'], noRoom: [], soonestReset: undefined })).toBe('held');
@@ -168,7 +172,7 @@ describe('a plan has a horizon: when no account resets within it, the swarm park
     expect(judge({ held: [], noRoom: [], soonestReset: undefined })).toBe('unavailable');
   });
 
-  it('formats a horizon as plan files write it', () => {
+  it('formats a horizon as plan files write it', async () => {
     expect([90 * 60_000, 5 * HOUR, 24 * HOUR, 36 * HOUR, 48 * HOUR, 84 * HOUR].map(formatHorizon)).toEqual([
       '1h30m',
       '5h',
@@ -179,11 +183,11 @@ describe('a plan has a horizon: when no account resets within it, the swarm park
     ]);
   });
 
-  it('a horizon that is not a duration is refused naming the plan file and field', () => {
+  it('a horizon that is not a duration is refused naming the plan file and field', async () => {
     const dir = dirs.make();
     const plan = writePlan(dir, { ...smallPlan(), horizon: 'soon' });
-    expect(() => loadPlan(plan)).toThrow(PlanFileError);
-    expect(() => loadPlan(plan)).toThrow(
+    await expect((async () => loadPlan(plan))()).rejects.toThrow(PlanFileError);
+    await expect((async () => loadPlan(plan))()).rejects.toThrow(
       /plan\.json: horizon: expected a duration such as 5h, 90m, 2d or 1d12h/,
     );
   });

@@ -64,7 +64,7 @@ export type NoAccountOutcome =
  * exhausted, plan-wide; the lead is notified when it is not the one parking). A plan already
  * parked keeps its park: nothing is recorded or sent twice.
  */
-export function parkWhenExhausted(
+export async function parkWhenExhausted(
   swarm: Swarm,
   plan: PlanLocation,
   options: {
@@ -74,7 +74,7 @@ export function parkWhenExhausted(
     readonly by: string;
     readonly task?: string;
   },
-): NoAccountOutcome {
+): Promise<NoAccountOutcome> {
   const { context } = swarm;
   const now = context.clock();
   const judged = judgeNoAccount(options.pick, options.horizonMs, now);
@@ -85,11 +85,11 @@ export function parkWhenExhausted(
       ? 'no reset is known'
       : `the soonest reset is ${new Date(judged.soonestReset.at).toISOString()} (${judged.soonestReset.poolId})`;
   const reason = `no declared account of kind ${options.pick.kind} has room${options.task === undefined ? '' : ` for task ${options.task}`} and none resets within the plan's horizon ${horizon}: ${reset}`;
-  const { park, created } = context.tx(() => {
-    const open = openParkIn(context.db, plan);
+  const { park, created } = await context.tx(async () => {
+    const open = await openParkIn(context.sql, plan);
     if (open) return { park: open, created: false };
     return {
-      park: insertParkIn(context.db, {
+      park: await insertParkIn(context.sql, {
         plan,
         task: options.task,
         kind: options.pick.kind,
@@ -119,19 +119,19 @@ export function parkWhenExhausted(
     now,
     context.redact,
   );
-  const open = swarm.escalations
-    .list(plan, { open: true })
-    .find((e) => e.class === 'C7' && e.task === undefined);
-  const lead = swarm.leads.get(plan);
+  const open = (await swarm.escalations.list(plan, { open: true })).find(
+    (e) => e.class === 'C7' && e.task === undefined,
+  );
+  const lead = await swarm.leads.get(plan);
   const escalation =
     open ??
-    swarm.escalations.raise(plan, {
+    (await swarm.escalations.raise(plan, {
       class: 'C7',
       text: `capacity exhausted, the plan is parked: ${reason}`,
       by: options.by,
       ...(lead && lead.releasedAt === undefined && lead.lead !== options.by ? { notify: lead.lead } : {}),
-    });
-  context.tx(() => linkParkEscalationIn(context.db, park.id, escalation.id));
+    }));
+  await linkParkEscalationIn(context.sql, park.id, escalation.id);
   return { kind: 'park', park: { ...park, escalationId: escalation.id }, soonestReset: park.soonestReset };
 }
 
@@ -139,15 +139,15 @@ export function parkWhenExhausted(
  * The plan moves again (an account was assigned to it): its open park, if any, is lifted and
  * journalled (`swarm.resumed`). Its C7 escalation stays for the developer to answer.
  */
-export function resumeAfterPark(
+export async function resumeAfterPark(
   swarm: Swarm,
   plan: PlanLocation,
   by: string,
   poolId: string,
-): Park | undefined {
+): Promise<Park | undefined> {
   const { context } = swarm;
   const now = context.clock();
-  const lifted = context.tx(() => resumeParkIn(context.db, plan, by, now));
+  const lifted = await context.tx(() => resumeParkIn(context.sql, plan, by, now));
   if (lifted) {
     appendJournal(
       plan.journalFile,

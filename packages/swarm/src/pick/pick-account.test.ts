@@ -11,7 +11,7 @@ const dirs = tempDirs();
 const runtimes: BullswarmRuntime[] = [];
 afterEach(async () => {
   for (const runtime of runtimes.splice(0)) await runtime.close();
-  dirs.cleanup();
+  await dirs.cleanup();
 });
 
 const NOW = Date.parse('2026-09-10T12:00:00Z');
@@ -37,9 +37,9 @@ async function setup() {
     userHome: dir,
   });
   runtimes.push(runtime);
-  const { swarm } = openTestSwarm(dir, { clock: () => NOW });
-  swarm.agents.register({ address: 'boss', poolId: 'sim:lead' });
-  swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-a', owner: 'boss' });
+  const { swarm } = await openTestSwarm(dir, { clock: () => NOW });
+  await swarm.agents.register({ address: 'boss', poolId: 'sim:lead' });
+  await swarm.leases.acquire({ poolId: 'sim:a', holder: 'lane-a', owner: 'boss' });
   return { runtime, swarm };
 }
 
@@ -104,7 +104,7 @@ describe('pickAccount', () => {
     expect(capped.ranked.map((p) => p.poolId)).toEqual(['sim-codex:c']);
     expect(capped.leftOut.find((p) => p.poolId === 'sim:b')?.reason).toMatch(/^capacity critical/);
     // Released lease: the account is back.
-    swarm.leases.release('sim:a');
+    await swarm.leases.release('sim:a');
     expect(
       (await pickAccount(runtime, swarm, { kind: 'sim', owner: 'boss', env: {} })).ranked.map(
         (p) => p.poolId,
@@ -132,7 +132,7 @@ describe('pickAccount with an expiring pool', () => {
       userHome: dir,
     });
     runtimes.push(runtime);
-    const { swarm } = openTestSwarm(dir, { clock: () => NOW });
+    const { swarm } = await openTestSwarm(dir, { clock: () => NOW });
     const pick = await pickAccount(runtime, swarm, { kind: 'any', owner: 'boss', env: {} });
     expect(pick.ranked.map((p) => p.poolId)).toEqual(['sim:soon']);
     expect(pick.leftOut).toEqual([
@@ -161,7 +161,7 @@ describe('pickAccount for a long task', () => {
       userHome: dir,
     });
     runtimes.push(runtime);
-    const { swarm } = openTestSwarm(dir, { clock: () => NOW });
+    const { swarm } = await openTestSwarm(dir, { clock: () => NOW });
     const order = async (long?: boolean) =>
       (
         await pickAccount(runtime, swarm, { kind: 'any', owner: 'boss', env: {}, ...(long ? { long } : {}) })
@@ -186,7 +186,7 @@ describe('pickAccount for a long task', () => {
         { id: 'small', lane: 'build' },
       ],
     });
-    swarm.leads.claim(location, { address: 'boss' });
+    await swarm.leads.claim(location, { address: 'boss' });
     const big = await assignAccount(runtime, swarm, {
       plan: location,
       task: 'big',

@@ -120,12 +120,12 @@ export async function pickAccount(
   for (const ref of options.exclude ?? [])
     leaveOut(resolvePool(runtime, ref), options.excludeReason ?? 'excluded by the caller');
   const ownPools = new Set<string>();
-  const ownerAgent = swarm.agents.get(options.owner);
+  const ownerAgent = await swarm.agents.get(options.owner);
   if (ownerAgent?.poolId) ownPools.add(ownerAgent.poolId);
   if (env[BULLSWARM_AGENT] === options.owner && env[BULLSWARM_POOL]) ownPools.add(env[BULLSWARM_POOL]!);
   for (const poolId of ownPools) leaveOut(poolId, `the lead ${options.owner}'s own account`);
   let held: string[] = [];
-  for (const lease of swarm.leases.list()) {
+  for (const lease of await swarm.leases.list()) {
     if (!leftOut.has(lease.poolId)) held.push(lease.poolId);
     leaveOut(lease.poolId, `leased to ${lease.holder} by ${lease.owner}`);
   }

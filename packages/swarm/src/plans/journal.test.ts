@@ -16,7 +16,7 @@ function journalPath(): string {
 }
 
 describe('appendJournal', () => {
-  it('seals a line torn by a killed writer, so the next entry is kept whole', () => {
+  it('seals a line torn by a killed writer, so the next entry is kept whole', async () => {
     const file = journalPath();
     appendJournal(file, { type: 'observation', event: 'capacity.checked', plan: 'p1' }, 1000);
     // A writer killed mid-write leaves part of a line.
@@ -26,10 +26,10 @@ describe('appendJournal', () => {
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(4);
   });
 
-  it('still names a line that is not JSON at all', () => {
+  it('still names a line that is not JSON at all', async () => {
     const file = journalPath();
     appendJournal(file, { type: 'observation', event: 'capacity.checked', plan: 'p1' }, 1000);
     writeFileSync(file, `${readFileSync(file, 'utf8')}hello\n`);
-    expect(() => readJournal(file)).toThrow(/line 2/);
+    await expect((async () => readJournal(file))()).rejects.toThrow(/line 2/);
   });
 });

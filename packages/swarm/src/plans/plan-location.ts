@@ -64,7 +64,7 @@ export interface ResolvePlanOptions {
   readonly cwd: string;
   readonly env?: SwarmEnv;
   /** Repositories whose lead records name a plan with this id (from the store). */
-  readonly knownRepos?: (id: string) => readonly string[];
+  readonly knownRepos?: (id: string) => readonly string[] | Promise<readonly string[]>;
 }
 
 const PLAN_REF_EXPECTED =
@@ -81,7 +81,10 @@ const PLAN_REF_EXPECTED =
  * @throws SwarmInputError when it is missing, malformed or ambiguous; PlanFileError when no such
  *   plan exists.
  */
-export function resolvePlanRef(ref: string | undefined, options: ResolvePlanOptions): PlanLocation {
+export async function resolvePlanRef(
+  ref: string | undefined,
+  options: ResolvePlanOptions,
+): Promise<PlanLocation> {
   const value = ref ?? options.env?.[BULLSWARM_PLAN];
   if (value === undefined || value.trim() === '') {
     throw new SwarmInputError({
@@ -96,7 +99,7 @@ export function resolvePlanRef(ref: string | undefined, options: ResolvePlanOpti
     throw new SwarmInputError({ field: 'plan', expected: PLAN_REF_EXPECTED, received: text });
   }
   const here = findRepositoryRoot(options.cwd);
-  const known = options.knownRepos?.(id) ?? [];
+  const known = (await options.knownRepos?.(id)) ?? [];
   let repo: string | undefined;
   if (slash === -1) {
     if (here !== undefined && existsSync(join(here, 'plans', id, 'plan.json'))) repo = here;

@@ -21,7 +21,7 @@ function failure(read: () => unknown): PlanFileError {
 }
 
 describe('plan files and handoff packets', () => {
-  it('name the file and what is wrong: missing, not JSON, a field that does not fit, an id that does not match', () => {
+  it('name the file and what is wrong: missing, not JSON, a field that does not fit, an id that does not match', async () => {
     const dir = dirs.make();
     const missing = join(dir, 'plans', 'p1', 'plan.json');
     expect(failure(() => parsePlanFile(missing))).toMatchObject({
@@ -65,7 +65,7 @@ describe('plan files and handoff packets', () => {
     });
   });
 
-  it('ignore a leading byte-order mark', () => {
+  it('ignore a leading byte-order mark', async () => {
     const dir = dirs.make();
     const location = writePlan(dir, smallPlan());
     writeFileSync(location.planFile, `\uFEFF${JSON.stringify(smallPlan())}`);

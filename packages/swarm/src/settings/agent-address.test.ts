@@ -3,14 +3,14 @@ import { SwarmInputError } from '../errors/swarm-input-error';
 import { parseAddressList } from './agent-address';
 
 describe('parseAddressList', () => {
-  it('parses comma-separated addresses', () => {
+  it('parses comma-separated addresses', async () => {
     expect(parseAddressList('deputy, lane-a', 'succession')).toEqual(['deputy', 'lane-a']);
     expect(parseAddressList(undefined, 'succession')).toEqual([]);
   });
 
   it.each([[''], [','], ['a,,b'], ['a,'], [' ']])(
     'refuses an empty address in %j, naming the flag',
-    (value) => {
+    async (value) => {
       let error: unknown;
       try {
         parseAddressList(value, 'succession');

@@ -1,6 +1,5 @@
-import { hostname } from 'node:os';
 import { createRedactor, type Redactor } from '@bullswarm/connectors/redact';
-import { createClock, type EmbeddedBullswarmStore } from '@bullswarm/store';
+import { type AsyncBullswarmStore, createClock } from '@bullswarm/store';
 import { type AgentRegistry, createAgentRegistry } from '../agents/agent-registry';
 import { createEscalationBook, type EscalationBook } from '../escalations/escalation-book';
 import { createHandoffBook, type HandoffBook } from '../handoff/handoff-book';
@@ -11,20 +10,23 @@ import { createParkBook, type ParkBook } from '../parks/park-book';
 import { resolveSwarmSettings, type SwarmEnv, type SwarmSettings } from '../settings/swarm-env';
 import { createTaskBook, type TaskBook } from '../tasks/task-book';
 import type { SwarmContext } from './swarm-context';
-import { SWARM_NAMESPACE, swarmMigrations } from './swarm-migrations';
+import { swarmMigrations } from './swarm-migrations';
 import { processRedactor } from './swarm-redactor';
 
 /** Options of {@link createSwarm}. */
 export interface CreateSwarmOptions {
-  /** The shared store (`home.openStore()` or a runtime's `requireStore()`); its swarm tables are created once. */
-  readonly store: EmbeddedBullswarmStore;
+  /**
+   * The shared store (`openHomeStore(home)` or a runtime's `requireStore()`), on either engine; its
+   * swarm tables are created once across all processes and hosts.
+   */
+  readonly store: AsyncBullswarmStore;
   /** The environment the swarm clocks are read from (default `process.env`). */
   readonly env?: SwarmEnv;
   /** Epoch ms (default `createClock(env)`, honouring `BULLSWARM_NOW`). */
   readonly clock?: () => number;
   /** Overrides of the environment's clocks (tests). */
   readonly settings?: Partial<SwarmSettings>;
-  /** This machine's name (default `os.hostname()`). */
+  /** This machine's id in the store (default `store.hostId`). */
   readonly host?: string;
   /**
    * What notice and escalation text and journal entries pass through (`runtimeRedactor(runtime)` of
@@ -58,26 +60,25 @@ export interface Swarm {
  *
  * @example
  * ```ts
- * const store = openHome().openStore();
- * const swarm = createSwarm({ store });
- * swarm.agents.register({ address: 'lead-1', pid: process.pid, poolId: 'claude-code:acme' });
- * const plan = resolvePlanRef('drill', { cwd: process.cwd(), knownRepos: swarm.leads.knownRepos });
- * swarm.leads.claim(plan, { address: 'lead-1', succession: ['deputy'] });
+ * const store = await openHomeStore(openHome(), { create: true });
+ * const swarm = await createSwarm({ store });
+ * await swarm.agents.register({ address: 'lead-1', pid: process.pid, poolId: 'claude-code:acme' });
+ * const plan = await resolvePlanRef('drill', { cwd: process.cwd(), knownRepos: swarm.leads.knownRepos });
+ * await swarm.leads.claim(plan, { address: 'lead-1', succession: ['deputy'] });
  * ```
  */
-export function createSwarm(options: CreateSwarmOptions): Swarm {
+export async function createSwarm(options: CreateSwarmOptions): Promise<Swarm> {
   const env = options.env ?? process.env;
   const store = options.store;
-  if (store.schemaVersion(SWARM_NAMESPACE) < swarmMigrations.migrations.length)
-    store.applyMigrations(swarmMigrations);
+  await store.ensureMigrations(swarmMigrations);
   const context: SwarmContext = {
     store,
-    db: store.database,
+    sql: store.sql,
     clock: options.clock ?? createClock(env),
     settings: { ...resolveSwarmSettings(env), ...options.settings },
-    host: options.host ?? hostname(),
+    host: options.host ?? store.hostId,
     redact: options.redactor ?? (options.env === undefined ? processRedactor() : createRedactor([env])),
-    tx: (fn) => store.transaction(fn),
+    tx: (fn) => store.sql.transaction(() => fn()),
   };
   const agents = createAgentRegistry(context);
   return {

@@ -1,3 +1,3 @@
 export { type CreateSwarmOptions, createSwarm, type Swarm } from './create-swarm';
-export type { SwarmContext, SwarmDatabase } from './swarm-context';
+export type { SwarmContext } from './swarm-context';
 export { SWARM_NAMESPACE, swarmMigrations } from './swarm-migrations';

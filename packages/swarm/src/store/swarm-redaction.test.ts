@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRedactor } from '@bullswarm/connectors/redact';
+import type { AsyncBullswarmStore } from '@bullswarm/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendJournal } from '../plans/journal';
 import { createRepo, openTestSwarm, tempDirs } from '../test-support/swarm-fixture';
@@ -17,7 +18,7 @@ const POOL_SECRET = 'pool-secret-value-zz9';
 const SECRETS = [GITHUB, ANTHROPIC, AWS, PROCESS_SECRET, POOL_SECRET];
 const LEAK = `leak ${SECRETS.join(' ')}`;
 
-function setup() {
+async function setup() {
   const dir = dirs.make();
   const { plan } = createRepo(join(dir, 'repo'), {
     schema: 'bullswarm-plan/v1',
@@ -28,25 +29,25 @@ function setup() {
   const env = { DEPLOY_TOKEN: PROCESS_SECRET };
   // As the CLI passes it: the process's environment and every pool's account environment.
   const redactor = createRedactor([env, { ACME_API_KEY: POOL_SECRET }]);
-  return { plan, ...openTestSwarm(dir, { env, redactor }) };
+  return { plan, ...(await openTestSwarm(dir, { env, redactor })) };
 }
 
 /** Every text column of the swarm's free-text tables, as stored. */
-function storedText(db: ReturnType<typeof setup>['store']['database']): string {
+async function storedText(sql: AsyncBullswarmStore['sql']): Promise<string> {
   const rows = [
-    ...db.prepare('SELECT text FROM swarm_notices').all(),
-    ...db.prepare('SELECT text, answer FROM swarm_escalations').all(),
-    ...db.prepare('SELECT evidence FROM swarm_task_done').all(),
-    ...db.prepare('SELECT reason FROM swarm_handoffs').all(),
+    ...(await sql.query('SELECT text FROM swarm_notices')),
+    ...(await sql.query('SELECT text, answer FROM swarm_escalations')),
+    ...(await sql.query('SELECT evidence FROM swarm_task_done')),
+    ...(await sql.query('SELECT reason FROM swarm_handoffs')),
   ];
   return JSON.stringify(rows);
 }
 
 describe('swarm records hold no secret', () => {
-  it('notices, escalations and their answers, task evidence, handoff reasons and the plan journal are redacted', () => {
-    const { swarm, store, plan } = setup();
-    swarm.notices.send({ to: 'lead-1', from: 'lane-a', plan, text: LEAK });
-    const escalation = swarm.escalations.raise(plan, {
+  it('notices, escalations and their answers, task evidence, handoff reasons and the plan journal are redacted', async () => {
+    const { swarm, store, plan } = await setup();
+    await swarm.notices.send({ to: 'lead-1', from: 'lane-a', plan, text: LEAK });
+    const escalation = await swarm.escalations.raise(plan, {
       class: 'C2',
       text: LEAK,
       by: 'lane-a',
@@ -54,10 +55,10 @@ describe('swarm records hold no secret', () => {
       notify: 'lead-1',
     });
     expect(escalation.text).not.toContain(GITHUB);
-    swarm.escalations.answer(plan, { id: escalation.id, answer: `use ${LEAK}`, by: 'developer' });
-    swarm.tasks.claim(plan, { task: 'a', address: 'lane-a' });
-    swarm.tasks.complete(plan, { task: 'a', address: 'lane-a', evidence: [`log ${LEAK}`] });
-    swarm.handoffs.recordWritten(plan, {
+    await swarm.escalations.answer(plan, { id: escalation.id, answer: `use ${LEAK}`, by: 'developer' });
+    await swarm.tasks.claim(plan, { task: 'a', address: 'lane-a' });
+    await swarm.tasks.complete(plan, { task: 'a', address: 'lane-a', evidence: [`log ${LEAK}`] });
+    await swarm.handoffs.recordWritten(plan, {
       packetPath: join(plan.dir, 'analysis_results', 'handoff', 'x.json'),
       task: 'a',
       author: 'lane-a',
@@ -70,7 +71,7 @@ describe('swarm records hold no secret', () => {
       0,
     );
 
-    const stored = storedText(store.database);
+    const stored = await storedText(store.sql);
     for (const secret of SECRETS) expect(stored, secret).not.toContain(secret);
     for (const marker of [
       'github-token',

@@ -1,9 +1,10 @@
+import type { SqlSession } from '@bullswarm/store';
 import { SwarmInputError } from '../errors/swarm-input-error';
 import { TaskClaimError } from '../errors/task-claim-error';
 import { type PlanRef, planLabel } from '../plans/plan-location';
 import { PLAN_ID_PATTERN } from '../plans/plan-schema';
 import { checkAddress } from '../settings/agent-address';
-import type { SwarmContext, SwarmDatabase } from '../store/swarm-context';
+import type { SwarmContext } from '../store/swarm-context';
 
 /** Who executes a task now, who gave it up, and whether it is done. */
 export interface TaskRecord {
@@ -32,17 +33,17 @@ export interface TaskBook {
    * Take a task. The holder again is a no-op. Refused: `relinquished` (this agent handed it off),
    * `held` (another agent executes it), `done`.
    */
-  claim(plan: PlanRef, options: { readonly task: string; readonly address: string }): TaskRecord;
+  claim(plan: PlanRef, options: { readonly task: string; readonly address: string }): Promise<TaskRecord>;
   /** Give a task back without a packet (e.g. the lead reassigns it). */
-  unclaim(plan: PlanRef, options: { readonly task: string; readonly address: string }): boolean;
+  unclaim(plan: PlanRef, options: { readonly task: string; readonly address: string }): Promise<boolean>;
   /** Mark a task done with its evidence paths (its gate passed). The holder is cleared. */
   complete(
     plan: PlanRef,
     options: { readonly task: string; readonly address: string; readonly evidence?: readonly string[] },
-  ): TaskRecord;
-  get(plan: PlanRef, task: string): TaskRecord;
+  ): Promise<TaskRecord>;
+  get(plan: PlanRef, task: string): Promise<TaskRecord>;
   /** Every task of a plan with a record, by task id. */
-  list(plan: PlanRef): TaskRecord[];
+  list(plan: PlanRef): Promise<TaskRecord[]>;
 }
 
 /** Checks a task id (letters, digits, `.`, `_`, `-`). @throws SwarmInputError naming `field`. */
@@ -58,22 +59,20 @@ export function checkTaskId(task: string, field = 'task'): string {
 }
 
 /** Reads a task's record (inside or outside a transaction). */
-export function readTaskRecord(db: SwarmDatabase, plan: PlanRef, task: string): TaskRecord {
-  const claim = db
-    .prepare(
-      'SELECT holder, claimed_at FROM swarm_task_claims WHERE plan_repo = ? AND plan_id = ? AND task_id = ?',
-    )
-    .get(plan.repo, plan.id, task) as { holder: string; claimed_at: number } | undefined;
-  const relinquished = db
-    .prepare(
-      'SELECT holder, packet_path, at FROM swarm_task_relinquished WHERE plan_repo = ? AND plan_id = ? AND task_id = ? ORDER BY at',
-    )
-    .all(plan.repo, plan.id, task) as { holder: string; packet_path: string; at: number }[];
-  const done = db
-    .prepare(
-      'SELECT by, evidence, at FROM swarm_task_done WHERE plan_repo = ? AND plan_id = ? AND task_id = ?',
-    )
-    .get(plan.repo, plan.id, task) as { by: string; evidence: string; at: number } | undefined;
+export async function readTaskRecord(sql: SqlSession, plan: PlanRef, task: string): Promise<TaskRecord> {
+  const key = [plan.repo, plan.id, task];
+  const claim = await sql.get<{ holder: string; claimed_at: number }>(
+    'SELECT holder, claimed_at FROM swarm_task_claims WHERE plan_repo = ? AND plan_id = ? AND task_id = ?',
+    key,
+  );
+  const relinquished = await sql.query<{ holder: string; packet_path: string; at: number }>(
+    'SELECT holder, packet_path, at FROM swarm_task_relinquished WHERE plan_repo = ? AND plan_id = ? AND task_id = ? ORDER BY at',
+    key,
+  );
+  const done = await sql.get<{ by: string; evidence: string; at: number }>(
+    'SELECT "by", evidence, at FROM swarm_task_done WHERE plan_repo = ? AND plan_id = ? AND task_id = ?',
+    key,
+  );
   return {
     task,
     holder: claim?.holder,
@@ -87,14 +86,14 @@ export function readTaskRecord(db: SwarmDatabase, plan: PlanRef, task: string): 
  * Claims a task inside the caller's transaction (also used when a successor accepts a packet).
  * @throws TaskClaimError
  */
-export function claimTaskIn(
-  db: SwarmDatabase,
+export async function claimTaskIn(
+  sql: SqlSession,
   plan: PlanRef,
   task: string,
   address: string,
   now: number,
-): void {
-  const record = readTaskRecord(db, plan, task);
+): Promise<void> {
+  const record = await readTaskRecord(sql, plan, task);
   const label = planLabel(plan);
   const gaveUp = record.relinquishedBy.find((r) => r.address === address);
   if (gaveUp) {
@@ -127,59 +126,59 @@ export function claimTaskIn(
     });
   }
   if (record.holder === undefined) {
-    db.prepare(
+    await sql.exec(
       'INSERT INTO swarm_task_claims (plan_repo, plan_id, task_id, holder, claimed_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(plan.repo, plan.id, task, address, now);
+      [plan.repo, plan.id, task, address, now],
+    );
   }
 }
 
 /** Records a relinquishment inside the caller's transaction (the packet's author gives the task up). */
-export function relinquishTaskIn(
-  db: SwarmDatabase,
+export async function relinquishTaskIn(
+  sql: SqlSession,
   plan: PlanRef,
   task: string,
   address: string,
   packetPath: string,
   now: number,
-): void {
-  db.prepare(
+): Promise<void> {
+  await sql.exec(
     'DELETE FROM swarm_task_claims WHERE plan_repo = ? AND plan_id = ? AND task_id = ? AND holder = ?',
-  ).run(plan.repo, plan.id, task, address);
-  db.prepare(
+    [plan.repo, plan.id, task, address],
+  );
+  await sql.exec(
     `INSERT INTO swarm_task_relinquished (plan_repo, plan_id, task_id, holder, packet_path, at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (plan_repo, plan_id, task_id, holder) DO UPDATE SET packet_path = excluded.packet_path, at = excluded.at`,
-  ).run(plan.repo, plan.id, task, address, packetPath, now);
+    [plan.repo, plan.id, task, address, packetPath, now],
+  );
 }
 
 /** Creates the task book over a swarm context. */
 export function createTaskBook(context: SwarmContext): TaskBook {
-  const { db } = context;
+  const { sql } = context;
   return {
-    claim(plan, options) {
+    async claim(plan, options) {
       const task = checkTaskId(options.task);
       const address = checkAddress(options.address, 'address');
       const now = context.clock();
-      return context.tx(() => {
-        claimTaskIn(db, plan, task, address, now);
-        return readTaskRecord(db, plan, task);
+      return context.tx(async () => {
+        await claimTaskIn(sql, plan, task, address, now);
+        return readTaskRecord(sql, plan, task);
       });
     },
-    unclaim(plan, options) {
-      return context.tx(
-        () =>
-          db
-            .prepare(
-              'DELETE FROM swarm_task_claims WHERE plan_repo = ? AND plan_id = ? AND task_id = ? AND holder = ?',
-            )
-            .run(plan.repo, plan.id, options.task, options.address).changes > 0,
+    async unclaim(plan, options) {
+      const result = await sql.exec(
+        'DELETE FROM swarm_task_claims WHERE plan_repo = ? AND plan_id = ? AND task_id = ? AND holder = ?',
+        [plan.repo, plan.id, options.task, options.address],
       );
+      return result.changes > 0;
     },
-    complete(plan, options) {
+    async complete(plan, options) {
       const task = checkTaskId(options.task);
       const address = checkAddress(options.address, 'address');
       const now = context.clock();
-      return context.tx(() => {
-        const record = readTaskRecord(db, plan, task);
+      return context.tx(async () => {
+        const record = await readTaskRecord(sql, plan, task);
         if (record.holder !== undefined && record.holder !== address) {
           throw new TaskClaimError({
             plan: planLabel(plan),
@@ -191,39 +190,41 @@ export function createTaskBook(context: SwarmContext): TaskBook {
           });
         }
         if (record.relinquishedBy.some((r) => r.address === address)) {
-          claimTaskIn(db, plan, task, address, now); // throws `relinquished`
+          await claimTaskIn(sql, plan, task, address, now); // throws `relinquished`
         }
-        db.prepare(
-          `INSERT INTO swarm_task_done (plan_repo, plan_id, task_id, by, evidence, at) VALUES (?, ?, ?, ?, ?, ?)
-           ON CONFLICT (plan_repo, plan_id, task_id) DO UPDATE SET by = excluded.by, evidence = excluded.evidence, at = excluded.at`,
-        ).run(
+        await sql.exec(
+          `INSERT INTO swarm_task_done (plan_repo, plan_id, task_id, "by", evidence, at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (plan_repo, plan_id, task_id) DO UPDATE SET "by" = excluded."by", evidence = excluded.evidence, at = excluded.at`,
+          [
+            plan.repo,
+            plan.id,
+            task,
+            address,
+            JSON.stringify(context.redact.value(options.evidence ?? [])),
+            now,
+          ],
+        );
+        await sql.exec('DELETE FROM swarm_task_claims WHERE plan_repo = ? AND plan_id = ? AND task_id = ?', [
           plan.repo,
           plan.id,
           task,
-          address,
-          JSON.stringify(context.redact.value(options.evidence ?? [])),
-          now,
-        );
-        db.prepare('DELETE FROM swarm_task_claims WHERE plan_repo = ? AND plan_id = ? AND task_id = ?').run(
-          plan.repo,
-          plan.id,
-          task,
-        );
-        return readTaskRecord(db, plan, task);
+        ]);
+        return readTaskRecord(sql, plan, task);
       });
     },
     get(plan, task) {
-      return readTaskRecord(db, plan, checkTaskId(task));
+      return readTaskRecord(sql, plan, checkTaskId(task));
     },
-    list(plan) {
-      const ids = db
-        .prepare(
-          `SELECT task_id FROM swarm_task_claims WHERE plan_repo = @repo AND plan_id = @id
-           UNION SELECT task_id FROM swarm_task_relinquished WHERE plan_repo = @repo AND plan_id = @id
-           UNION SELECT task_id FROM swarm_task_done WHERE plan_repo = @repo AND plan_id = @id ORDER BY task_id`,
-        )
-        .all({ repo: plan.repo, id: plan.id }) as { task_id: string }[];
-      return ids.map((row) => readTaskRecord(db, plan, row.task_id));
+    async list(plan) {
+      const ids = await sql.query<{ task_id: string }>(
+        `SELECT task_id FROM swarm_task_claims WHERE plan_repo = @repo AND plan_id = @id
+         UNION SELECT task_id FROM swarm_task_relinquished WHERE plan_repo = @repo AND plan_id = @id
+         UNION SELECT task_id FROM swarm_task_done WHERE plan_repo = @repo AND plan_id = @id ORDER BY task_id`,
+        { repo: plan.repo, id: plan.id },
+      );
+      const records: TaskRecord[] = [];
+      for (const row of ids) records.push(await readTaskRecord(sql, plan, row.task_id));
+      return records;
     },
   };
 }
