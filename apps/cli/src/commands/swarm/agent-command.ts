@@ -25,7 +25,7 @@ export async function agentRegisterCommand(
       const poolRef = options.pool ?? (address === undefined ? context.io.env.BULLSWARM_POOL : undefined);
       const poolId = poolRef === undefined || poolRef === '' ? undefined : resolvePool(runtime, poolRef);
       const plan = options.plan === undefined ? undefined : await planOf(context, swarm, options.plan);
-      const agent = swarm.agents.register({
+      const agent = await swarm.agents.register({
         address: self,
         ...(pid === undefined ? {} : { pid }),
         ...(poolId === undefined ? {} : { poolId }),
@@ -50,7 +50,7 @@ export async function agentHeartbeatCommand(
     context,
     async (swarm) => {
       const self = await selfOf(context, address, '<addr>');
-      if (swarm.agents.get(self) === undefined) {
+      if ((await swarm.agents.get(self)) === undefined) {
         const expected = `a registered agent (run \`bullswarm agent register ${self}\` first)`;
         throw new CliUsageError({
           message: `<addr> "${self}" is not valid: expected ${expected}`,
@@ -58,7 +58,7 @@ export async function agentHeartbeatCommand(
           expected,
         });
       }
-      const { renewedLeases } = swarm.agents.heartbeat(self);
+      const { renewedLeases } = await swarm.agents.heartbeat(self);
       context.io.out(`heartbeat ${self}: ${renewedLeases} lease${renewedLeases === 1 ? '' : 's'} renewed\n`);
     },
     { address: '<addr>' },
@@ -74,7 +74,7 @@ export async function agentDeregisterCommand(
     context,
     async (swarm) => {
       const self = await selfOf(context, address, '<addr>');
-      const known = swarm.agents.deregister(self);
+      const known = await swarm.agents.deregister(self);
       context.io.out(known ? `deregistered ${self}\n` : `${self} was not registered\n`);
     },
     { address: '<addr>' },
@@ -83,8 +83,8 @@ export async function agentDeregisterCommand(
 
 /** `bullswarm agent list [--json]`: every address with its reachability and why. */
 export async function agentListCommand(context: CommandContext, options: { json?: boolean }): Promise<void> {
-  await withSwarm(context, (swarm) => {
-    const agents = swarm.agents.list();
+  await withSwarm(context, async (swarm) => {
+    const agents = await swarm.agents.list();
     if (options.json) {
       printJson(context, { agents });
       return;

@@ -35,7 +35,7 @@ export async function capacityCommand(
       plan = await planOf(context, swarm, undefined).catch(() => undefined);
     const by = context.io.env.BULLSWARM_AGENT || undefined;
     // A capacity check is a turn boundary: a registered agent is alive now.
-    if (by !== undefined && options.pool === undefined) swarm.agents.touch(by);
+    if (by !== undefined && options.pool === undefined) await swarm.agents.touch(by);
     const report = await checkCapacity(runtime, {
       ...(options.pool === undefined ? { self: true } : { pool: options.pool }),
       env: context.io.env,

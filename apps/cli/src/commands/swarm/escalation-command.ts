@@ -21,8 +21,8 @@ export async function escalateCommand(
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);
     const by = await selfOf(context, options.as);
-    const record = swarm.leads.get(plan);
-    const escalation = swarm.escalations.raise(plan, {
+    const record = await swarm.leads.get(plan);
+    const escalation = await swarm.escalations.raise(plan, {
       class: options.class,
       text: words.join(' '),
       by,
@@ -46,7 +46,7 @@ export async function escalationAnswerCommand(
 ): Promise<void> {
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);
-    const escalation = swarm.escalations.answer(plan, {
+    const escalation = await swarm.escalations.answer(plan, {
       id: parseInteger(id, '<id>')!,
       answer: words.join(' '),
       ...(options.relayedBy === undefined ? {} : { relayedBy: options.relayedBy }),
@@ -66,7 +66,7 @@ export async function escalationListCommand(
 ): Promise<void> {
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);
-    const list = swarm.escalations.list(plan, { open: options.open === true });
+    const list = await swarm.escalations.list(plan, { open: options.open === true });
     if (options.json) {
       printJson(context, { escalations: list });
       return;

@@ -123,7 +123,7 @@ export async function handoffWriteCommand(
     const authorPool = context.io.env.BULLSWARM_POOL || undefined;
     const capacity =
       authorPool === undefined ? undefined : await readCapacity(runtime, { self: true, env: context.io.env });
-    const written = writeHandoffPacket({
+    const written = await writeHandoffPacket({
       swarm,
       plan,
       checkout,
@@ -165,7 +165,7 @@ export async function handoffAcceptCommand(
   const { acceptHandoffPacket } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm) => {
     const address = await selfOf(context, options.as);
-    const accepted = acceptHandoffPacket({
+    const accepted = await acceptHandoffPacket({
       swarm,
       packetPath: resolve(context.io.cwd, packetPath),
       address,
@@ -243,10 +243,10 @@ export async function handoffShowCommand(
   options: { json?: boolean },
 ): Promise<void> {
   const { readHandoffPacket } = await import('@bullswarm/swarm');
-  await withSwarm(context, (swarm) => {
+  await withSwarm(context, async (swarm) => {
     const path = resolve(context.io.cwd, packetPath);
     const packet = readHandoffPacket(path);
-    const record = swarm.handoffs.get(path);
+    const record = await swarm.handoffs.get(path);
     if (options.json) {
       printJson(context, { path, packet, record: record ?? null });
       return;

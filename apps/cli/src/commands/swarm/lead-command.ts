@@ -39,7 +39,7 @@ export async function leadClaimCommand(context: CommandContext, options: LeadCla
     const address = await selfOf(context, options.as);
     // Validated as `plan status` does (exit 2 naming file and field), plus each task's tier.
     checkPlanTiers(runtime, loadPlan(plan), plan.planFile);
-    const { record, change } = swarm.leads.claim(plan, {
+    const { record, change } = await swarm.leads.claim(plan, {
       address,
       ...(options.succession === undefined
         ? {}
@@ -63,12 +63,9 @@ export async function leadShowCommand(
   const { readHandoffPacket } = await import('@bullswarm/swarm');
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);
-    const record = swarm.leads.get(plan);
-    const history = swarm.leads.history(plan);
-    const newest = swarm.handoffs
-      .list(plan)
-      .filter((h) => h.task === 'lead')
-      .at(-1);
+    const record = await swarm.leads.get(plan);
+    const history = await swarm.leads.history(plan);
+    const newest = (await swarm.handoffs.list(plan)).filter((h) => h.task === 'lead').at(-1);
     let leadPacket:
       | { path: string; packet?: ReturnType<typeof readHandoffPacket>; problem?: string }
       | undefined;
@@ -81,7 +78,7 @@ export async function leadShowCommand(
     }
     // A released plan has no lead to take over from: it is claimed again, not taken over.
     const released = record?.releasedAt !== undefined;
-    const effectiveSuccession = released ? [] : swarm.leads.effectiveSuccession(plan);
+    const effectiveSuccession = released ? [] : await swarm.leads.effectiveSuccession(plan);
     if (options.json) {
       printJson(context, {
         record: record ?? null,
@@ -108,7 +105,7 @@ export async function leadShowCommand(
       );
       return;
     }
-    const lead = swarm.agents.reachability(record.lead);
+    const lead = await swarm.agents.reachability(record.lead);
     printLines(context, [
       ...describeRecord(record),
       released ? 'takeover order - (released: claim it again)' : describeSuccession(effectiveSuccession),
@@ -133,7 +130,7 @@ export async function leadShowCommand(
 export async function leadResolveCommand(context: CommandContext, options: { plan?: string }): Promise<void> {
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);
-    context.io.out(`${swarm.leads.resolve(plan)}\n`);
+    context.io.out(`${await swarm.leads.resolve(plan)}\n`);
   });
 }
 
@@ -147,7 +144,7 @@ export async function leadHandoverCommand(
     const plan = await planOf(context, swarm, options.plan);
     const from = await selfOf(context, options.as);
     const epoch = parseInteger(options.epoch, '--epoch');
-    const record = swarm.leads.handover(plan, { from, to, ...(epoch === undefined ? {} : { epoch }) });
+    const record = await swarm.leads.handover(plan, { from, to, ...(epoch === undefined ? {} : { epoch }) });
     if (options.json) printJson(context, record);
     else context.io.out(`handed ${record.label} over to ${record.lead} at epoch ${record.epoch}\n`);
   });
@@ -162,7 +159,7 @@ export async function leadTakeoverCommand(
     const plan = await planOf(context, swarm, options.plan);
     const address = await selfOf(context, options.as);
     const epoch = parseInteger(options.epoch, '--epoch');
-    const record = swarm.leads.takeover(plan, {
+    const record = await swarm.leads.takeover(plan, {
       address,
       ...(epoch === undefined ? {} : { epoch }),
       ...(options.reason === undefined ? {} : { reason: options.reason as 'unreachable' }),
@@ -181,7 +178,7 @@ export async function leadReleaseCommand(
     const plan = await planOf(context, swarm, options.plan);
     const address = await selfOf(context, options.as);
     const epoch = parseInteger(options.epoch, '--epoch');
-    const record = swarm.leads.release(plan, { address, ...(epoch === undefined ? {} : { epoch }) });
+    const record = await swarm.leads.release(plan, { address, ...(epoch === undefined ? {} : { epoch }) });
     context.io.out(`released ${record.label} at epoch ${record.epoch}\n`);
   });
 }
@@ -196,7 +193,7 @@ export async function leadDesignateCommand(
     const plan = await planOf(context, swarm, options.plan);
     const from = await selfOf(context, options.as);
     const epoch = parseInteger(options.epoch, '--epoch');
-    const record = swarm.leads.designate(plan, {
+    const record = await swarm.leads.designate(plan, {
       from,
       designate,
       ...(epoch === undefined ? {} : { epoch }),
@@ -219,7 +216,7 @@ export async function leadCheckCommand(
     const plan = await planOf(context, swarm, options.plan);
     const address = await selfOf(context, options.as);
     const epoch = parseInteger(options.epoch, '--epoch')!;
-    const check = swarm.leads.checkLeadership(plan, { address, epoch });
+    const check = await swarm.leads.checkLeadership(plan, { address, epoch });
     if (options.json) printJson(context, check);
     else if (check.current) context.io.out(`${address} leads ${check.record.label} at epoch ${epoch}\n`);
     else context.io.out(`step down: ${check.why}; ${check.record.lead} leads ${check.record.label}\n`);

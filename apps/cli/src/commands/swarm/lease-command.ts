@@ -27,8 +27,8 @@ export async function leaseCommand(
     let declaredPoolIds: string[] | undefined;
     if (plan) {
       // Only the plan's current lead leases for it, and only among the accounts it declares.
-      const record = swarm.leads.get(plan);
-      swarm.leads.assertCurrentEpoch(plan, {
+      const record = await swarm.leads.get(plan);
+      await swarm.leads.assertCurrentEpoch(plan, {
         epoch: record?.epoch ?? 1,
         address: options.owner,
         action: `lease ${poolId}`,
@@ -40,7 +40,7 @@ export async function leaseCommand(
       context.io.env.BULLSWARM_AGENT === options.owner && context.io.env.BULLSWARM_POOL
         ? context.io.env.BULLSWARM_POOL
         : undefined;
-    const lease = swarm.leases.acquire({
+    const lease = await swarm.leases.acquire({
       poolId,
       holder: options.to,
       owner: options.owner,
@@ -71,15 +71,15 @@ export async function leaseReleaseCommand(
   await withSwarm(context, async (swarm, runtime) => {
     const poolId = resolvePool(runtime, ref);
     const by = await selfOf(context, options.as);
-    const lease = swarm.leases.release(poolId, by);
+    const lease = await swarm.leases.release(poolId, by);
     context.io.out(`released ${lease.poolId} (held by ${lease.holder}, owner ${lease.owner})\n`);
   });
 }
 
 /** `bullswarm lease list [--json]`: active leases (expired ones are released first). */
 export async function leaseListCommand(context: CommandContext, options: { json?: boolean }): Promise<void> {
-  await withSwarm(context, (swarm) => {
-    const leases = swarm.leases.list();
+  await withSwarm(context, async (swarm) => {
+    const leases = await swarm.leases.list();
     if (options.json) {
       printJson(context, { leases });
       return;

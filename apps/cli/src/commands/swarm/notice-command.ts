@@ -29,7 +29,7 @@ export async function notifyCommand(
     const wantsPlan =
       to === LEAD_ADDRESS || options.plan !== undefined || context.io.env.BULLSWARM_PLAN !== undefined;
     const plan = wantsPlan ? await planOf(context, swarm, options.plan) : undefined;
-    const recipient = to === LEAD_ADDRESS ? swarm.leads.resolve(plan!) : checkAddress(to, '<addr>');
+    const recipient = to === LEAD_ADDRESS ? await swarm.leads.resolve(plan!) : checkAddress(to, '<addr>');
     const from =
       options.as === undefined && context.io.env.BULLSWARM_AGENT === undefined
         ? undefined
@@ -43,8 +43,8 @@ export async function notifyCommand(
       });
     }
     const timeoutSec = parseInteger(options.timeout, '--timeout');
-    const record = plan ? swarm.leads.get(plan) : undefined;
-    const notice = swarm.notices.send({
+    const record = plan ? await swarm.leads.get(plan) : undefined;
+    const notice = await swarm.notices.send({
       to: recipient,
       text: words.join(' '),
       ...(from === undefined ? {} : { from }),
@@ -73,8 +73,8 @@ export async function inboxCommand(
   await withSwarm(context, async (swarm) => {
     const address = await selfOf(context, options.as);
     // Reading the inbox is a turn boundary: a registered agent is alive now.
-    swarm.agents.touch(address);
-    const notices = swarm.notices.readInbox(address);
+    await swarm.agents.touch(address);
+    const notices = await swarm.notices.readInbox(address);
     if (options.json) {
       printJson(context, { address, notices });
       return;
@@ -88,7 +88,7 @@ export async function inboxCommand(
         n.kind === 'lead-change' &&
         n.plan !== undefined &&
         n.epoch !== undefined &&
-        (swarm.leads.get(n.plan)?.epoch ?? 0) > n.epoch
+        ((await swarm.leads.get(n.plan))?.epoch ?? 0) > n.epoch
           ? ' [stale epoch]'
           : '';
       context.io.out(

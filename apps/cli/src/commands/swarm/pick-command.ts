@@ -84,7 +84,7 @@ export async function pickCommand(
         pick,
         location === undefined || plan === undefined
           ? undefined
-          : parkWhenExhausted(swarm, location, { pick, horizonMs: planHorizonMs(plan), by: owner }),
+          : await parkWhenExhausted(swarm, location, { pick, horizonMs: planHorizonMs(plan), by: owner }),
       );
     }
   });

@@ -61,8 +61,8 @@ export async function withSwarm<T>(
   const { runtimeRedactor } = await import('@bullswarm/dispatch/routing');
   try {
     return await withRuntime(context, { createStore: true }, async (runtime) => {
-      const swarm = createSwarm({
-        store: runtime.requireSqliteStore(),
+      const swarm = await createSwarm({
+        store: await runtime.requireStore(),
         env: context.io.env,
         clock: runtime.clock,
         // Notices, escalations and journal entries: the process's and every pool's credential values.

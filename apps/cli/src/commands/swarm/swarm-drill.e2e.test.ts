@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore } from '@bullswarm/store';
+import { openHome, openHomeStore } from '@bullswarm/store';
 import { createSwarm, git, planLocation, readHandoffPacket, readJournal, tryGit } from '@bullswarm/swarm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from '../../../test/support/cli';
@@ -21,21 +21,21 @@ describe('bullswarm swarm drill (built CLI)', () => {
 
     const repo = join(dir, 'repo');
     const plan = planLocation({ repo, id: 'drill' });
-    const store = openStore({ dbPath: join(dir, 'home', 'bullswarm.db') });
+    const store = await openHomeStore(openHome({ home: join(dir, 'home'), env: {} }), { env: {} });
     try {
-      const swarm = createSwarm({ store, env: {} });
+      const swarm = await createSwarm({ store, env: {} });
 
       // A lead and at least three lanes on sim accounts, each on its own leased account.
-      const lanes = swarm.leases
-        .events()
-        .filter((e) => e.event === 'acquired' && e.holder.startsWith('lane-'));
+      const lanes = (await swarm.leases.events()).filter(
+        (e) => e.event === 'acquired' && e.holder.startsWith('lane-'),
+      );
       expect(lanes.map((e) => e.holder).sort()).toEqual(['lane-a', 'lane-b', 'lane-c']);
       expect(new Set(lanes.map((e) => e.poolId)).size).toBe(3);
       expect(lanes.every((e) => e.poolId.startsWith('sim:'))).toBe(true);
 
       // The capped lane wrote a packet; the lead launched a successor (not on the spent account)
       // that accepted it; the successor passed the gate (task done by it, gate passed in the evidence).
-      const [lanePacket, leadPacket] = swarm.handoffs.list(plan);
+      const [lanePacket, leadPacket] = await swarm.handoffs.list(plan);
       expect(lanePacket).toMatchObject({
         task: 'cli',
         reason: 'capacity_critical',
@@ -46,7 +46,7 @@ describe('bullswarm swarm drill (built CLI)', () => {
       const packet = readHandoffPacket(lanePacket!.packetPath);
       expect(packet.capacity?.line).toMatch(/^capacity=critical 8% @/);
       expect(statSync(lanePacket!.packetPath).mode & 0o777).toBe(0o600);
-      expect(swarm.tasks.get(plan, 'cli')).toMatchObject({
+      expect(await swarm.tasks.get(plan, 'cli')).toMatchObject({
         done: { by: 'cli-2' },
         relinquishedBy: [expect.objectContaining({ address: 'lane-b' })],
       });
@@ -58,18 +58,21 @@ describe('bullswarm swarm drill (built CLI)', () => {
         author: 'lead-1',
         acceptedBy: 'deputy',
       });
-      const epochs = swarm.leads.history(plan).filter((e) => e.kind === 'claim' || e.kind === 'handover');
+      const epochs = (await swarm.leads.history(plan)).filter(
+        (e) => e.kind === 'claim' || e.kind === 'handover',
+      );
       expect(epochs.map((e) => [e.epoch, e.lead])).toEqual([
         [1, 'lead-1'],
         [2, 'deputy'],
       ]);
-      expect(swarm.tasks.get(plan, 'release').done?.by).toBe('deputy');
-      expect(swarm.leads.get(plan)?.releasedAt).toBeDefined();
+      expect((await swarm.tasks.get(plan, 'release')).done?.by).toBe('deputy');
+      expect((await swarm.leads.get(plan))?.releasedAt).toBeDefined();
 
       // A lane-to-lane ask, answered.
-      const ask = swarm.notices.list().find((n) => n.kind === 'ask');
+      const notices = await swarm.notices.list();
+      const ask = notices.find((n) => n.kind === 'ask');
       expect(ask).toMatchObject({ from: 'lane-c', to: 'lane-a' });
-      expect(swarm.notices.list().find((n) => n.kind === 'reply' && n.re === ask!.id)).toMatchObject({
+      expect(notices.find((n) => n.kind === 'reply' && n.re === ask!.id)).toMatchObject({
         from: 'lane-a',
         to: 'lane-c',
       });
@@ -94,7 +97,9 @@ describe('bullswarm swarm drill (built CLI)', () => {
         expect(tryGit(repo, ['merge-base', '--is-ancestor', branch, 'main']).status).toBe(0);
       }
       expect(tryGit(repo, ['rev-parse', '--verify', '--quiet', 'refs/tags/stale-lead']).status).not.toBe(0);
-      expect(swarm.leads.history(plan).some((e) => e.kind === 'fence-refused' && e.epoch === 1)).toBe(true);
+      expect((await swarm.leads.history(plan)).some((e) => e.kind === 'fence-refused' && e.epoch === 1)).toBe(
+        true,
+      );
 
       // Evidence in analysis_results: every packet, every epoch, the gates.
       const evidencePath = join(plan.analysisDir, 'drill-evidence.json');
@@ -114,7 +119,7 @@ describe('bullswarm swarm drill (built CLI)', () => {
         ),
       ).toHaveLength(0);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

@@ -21,7 +21,7 @@ export async function taskClaimCommand(
         });
       }
       const address = await selfOf(context, options.as);
-      swarm.tasks.claim(plan, { task, address });
+      await swarm.tasks.claim(plan, { task, address });
       context.io.out(`${address} executes task ${task} of ${plan.label}\n`);
     },
     { task: '<task>' },
@@ -39,7 +39,7 @@ export async function taskDoneCommand(
     async (swarm) => {
       const plan = await planOf(context, swarm, options.plan);
       const address = await selfOf(context, options.as);
-      swarm.tasks.complete(plan, { task, address, evidence: options.evidence ?? [] });
+      await swarm.tasks.complete(plan, { task, address, evidence: options.evidence ?? [] });
       context.io.out(`task ${task} of ${plan.label} done by ${address}\n`);
     },
     { task: '<task>' },
@@ -60,10 +60,10 @@ export async function planStatusCommand(
   await withSwarm(context, async (swarm) => {
     const plan = await planOf(context, swarm, options.plan);
     const doc = loadPlan(plan);
-    const open = swarm.escalations.list(plan, { open: true });
-    const status = planStatus(doc, swarm.tasks.list(plan), open);
-    const record = swarm.leads.get(plan);
-    const park = swarm.parks.current(plan);
+    const open = await swarm.escalations.list(plan, { open: true });
+    const status = planStatus(doc, await swarm.tasks.list(plan), open);
+    const record = await swarm.leads.get(plan);
+    const park = await swarm.parks.current(plan);
     const horizonMs = planHorizonMs(doc);
     if (options.json) {
       printJson(context, {
