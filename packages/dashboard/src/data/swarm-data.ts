@@ -18,43 +18,47 @@ export async function swarmJson(source: DashboardSource) {
   if (store === undefined) {
     return { plans: [], leases: [], agents: [], notices: [], capacity: await capacityRows(source) };
   }
-  const swarm: Swarm = createSwarm({
-    store: runtime.requireSqliteStore(),
+  const swarm: Swarm = await createSwarm({
+    store,
     env: source.env,
     clock: runtime.clock,
     redactor: runtimeRedactor(runtime),
   });
-  const plans = swarm.leads.list().map((record) => {
+  const plans = [];
+  for (const record of await swarm.leads.list()) {
     const location = planLocation(record.plan);
     let tasks: unknown = null;
     let planProblem: string | null = null;
-    const open = swarm.escalations.list(record.plan, { open: true });
+    const open = await swarm.escalations.list(record.plan, { open: true });
     try {
       const doc = loadPlan(location);
-      tasks = planStatus(doc, swarm.tasks.list(record.plan), open).map((s) => ({
+      tasks = planStatus(doc, await swarm.tasks.list(record.plan), open).map((s) => ({
         ...s,
         holder: s.holder ?? null,
       }));
     } catch (error) {
       planProblem = (error as Error).message;
     }
-    return {
+    plans.push({
       plan: record.label,
       repo: record.plan.repo,
       lead: record,
-      succession: swarm.leads.effectiveSuccession(record.plan),
-      history: swarm.leads.history(record.plan),
+      succession: await swarm.leads.effectiveSuccession(record.plan),
+      history: await swarm.leads.history(record.plan),
       tasks,
       planProblem,
-      escalations: swarm.escalations.list(record.plan),
+      escalations: await swarm.escalations.list(record.plan),
       openEscalations: open.length,
-    };
-  });
-  const notices = swarm.notices.list();
+    });
+  }
+  const notices = await swarm.notices.list();
   return {
     plans,
-    leases: swarm.leases.list().map((lease) => ({ ...lease, poolLabel: runtime.label(lease.poolId) })),
-    agents: swarm.agents.list(),
+    leases: (await swarm.leases.list()).map((lease) => ({
+      ...lease,
+      poolLabel: runtime.label(lease.poolId),
+    })),
+    agents: await swarm.agents.list(),
     notices: notices.slice(Math.max(0, notices.length - NOTICES_LISTED)).reverse(),
     capacity: await capacityRows(source),
   };

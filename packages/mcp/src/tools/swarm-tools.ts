@@ -15,7 +15,8 @@ import { jsonResult, toolError, usageError } from '../tool-result';
 
 /**
  * `capacity`, `notify`, `inbox`: the swarm's capacity line and notices, as `bullswarm capacity`,
- * `notify` and `inbox` (the same records in the home's store, so every process sees them).
+ * `notify` and `inbox` (the same records in the home's store, so every process sees them, and on a
+ * shared Postgres store every host).
  */
 export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
   const { env, log } = ctx.options;
@@ -83,8 +84,8 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
         }
         const runtime = await ctx.openRuntime({ createStore: true });
         try {
-          const swarm = createSwarm({
-            store: runtime.requireSqliteStore(),
+          const swarm = await createSwarm({
+            store: await runtime.requireStore(),
             env,
             clock: runtime.clock,
             redactor: runtimeRedactor(runtime),
@@ -92,20 +93,20 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
           const wantsPlan =
             args.to === LEAD_ADDRESS || args.plan !== undefined || env.BULLSWARM_PLAN !== undefined;
           const plan = wantsPlan
-            ? resolvePlanRef(args.plan, {
+            ? await resolvePlanRef(args.plan, {
                 cwd: ctx.options.cwd,
                 env,
                 knownRepos: (id) => swarm.leads.knownRepos(id),
               })
             : undefined;
           const recipient =
-            args.to === LEAD_ADDRESS ? swarm.leads.resolve(plan!) : checkAddress(args.to, 'to');
+            args.to === LEAD_ADDRESS ? await swarm.leads.resolve(plan!) : checkAddress(args.to, 'to');
           const from =
             args.as === undefined && env.BULLSWARM_AGENT === undefined
               ? undefined
               : resolveSelfAddress(args.as, env, 'as');
-          const record = plan ? swarm.leads.get(plan) : undefined;
-          const notice = swarm.notices.send({
+          const record = plan ? await swarm.leads.get(plan) : undefined;
+          const notice = await swarm.notices.send({
             to: recipient,
             text: args.text,
             ...(from === undefined ? {} : { from }),
@@ -151,14 +152,14 @@ export function registerSwarmTools(server: McpServer, ctx: ToolContext): void {
         const address = resolveSelfAddress(args.as, env, 'as');
         const runtime = await ctx.openRuntime({ createStore: true });
         try {
-          const swarm = createSwarm({
-            store: runtime.requireSqliteStore(),
+          const swarm = await createSwarm({
+            store: await runtime.requireStore(),
             env,
             clock: runtime.clock,
             redactor: runtimeRedactor(runtime),
           });
-          swarm.agents.touch(address);
-          const notices = swarm.notices.readInbox(address);
+          await swarm.agents.touch(address);
+          const notices = await swarm.notices.readInbox(address);
           const lines =
             notices.length === 0
               ? ['no new notices']
