@@ -5,7 +5,6 @@ import {
   type AsyncBullswarmStore,
   type BullswarmHome,
   createClock,
-  type EmbeddedBullswarmStore,
   findLabelConflicts,
   type LabelConflict,
   type OpenAsyncStoreOptions,
@@ -78,13 +77,6 @@ export interface BullswarmRuntime {
   readonly store: AsyncBullswarmStore | undefined;
   /** The store, created on first use (for commands that record work). */
   requireStore(): Promise<AsyncBullswarmStore>;
-  /**
-   * Transitional, for the swarm's books until they move onto the SQL layer (`store.sql`): the
-   * home's SQLite store, synchronous, opened on first use (a second connection to the file
-   * `store` uses). While a shared store URL is configured it refuses
-   * (`SharedStoreUnsupportedError`, exit 2) — never the local file instead of the shared one.
-   */
-  requireSqliteStore(): EmbeddedBullswarmStore;
   /** The meter service; undefined without a store (meters are then read but not cached). */
   readonly meters: MeterService | undefined;
   /** The meter service over the store, created on first use. */
@@ -139,7 +131,6 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
     ? await openAsyncStore(storeOptions(true))
     : await openAsyncStoreIfExists(storeOptions(false));
   let opening: Promise<AsyncBullswarmStore> | undefined;
-  let sqliteStore: EmbeddedBullswarmStore | undefined;
   let meters: MeterService | undefined;
   const ttlSec = state.config.meterTtlSec;
   const meterTtlMs = options.meterTtlMs ?? (ttlSec === undefined ? undefined : ttlSec * 1000);
@@ -180,10 +171,6 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
         opening = undefined;
       }
     },
-    requireSqliteStore() {
-      sqliteStore ??= home.openStore();
-      return sqliteStore;
-    },
     get meters() {
       return meters;
     },
@@ -198,8 +185,6 @@ export async function openRuntime(options: OpenRuntimeOptions = {}): Promise<Bul
       const open = store;
       store = undefined;
       meters = undefined;
-      sqliteStore?.close();
-      sqliteStore = undefined;
       await open?.close();
     },
   };
