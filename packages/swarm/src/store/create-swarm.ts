@@ -13,6 +13,9 @@ import type { SwarmContext } from './swarm-context';
 import { swarmMigrations } from './swarm-migrations';
 import { processRedactor } from './swarm-redactor';
 
+/** The stores whose `swarm` migrations this process has applied (or found applied). */
+const migrated = new WeakSet<AsyncBullswarmStore>();
+
 /** Options of {@link createSwarm}. */
 export interface CreateSwarmOptions {
   /**
@@ -70,7 +73,11 @@ export interface Swarm {
 export async function createSwarm(options: CreateSwarmOptions): Promise<Swarm> {
   const env = options.env ?? process.env;
   const store = options.store;
-  await store.ensureMigrations(swarmMigrations);
+  // Once per open store: a dashboard or MCP server opens the swarm per request.
+  if (!migrated.has(store)) {
+    await store.ensureMigrations(swarmMigrations);
+    migrated.add(store);
+  }
   const context: SwarmContext = {
     store,
     sql: store.sql,
