@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { AsyncBullswarmStore } from '../books/async-store-types';
 import { openAsyncStore } from '../books/open-async-store';
 import { InvalidEnvironmentError } from '../errors/invalid-environment-error';
 import { StoreInputError } from '../errors/store-input-error';
 import { catchError } from '../test-support/catch-error';
+import { createTestDatabase, type TestDatabase } from '../test-support/pg-database';
 import { useTempDirs } from '../test-support/temp-dir';
 import { postgresValues, toPostgresStatement } from './placeholders';
 import { advisoryLockKey } from './postgres/advisory-lock';
@@ -15,8 +17,10 @@ import { redactStoreUrl } from './store-url';
 
 const tempDir = useTempDirs();
 const opened: AsyncBullswarmStore[] = [];
+const databases: TestDatabase[] = [];
 afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();
+  for (const database of databases.splice(0)) await database.drop();
 });
 
 describe('placeholders for Postgres', () => {
@@ -126,5 +130,102 @@ describe('the SQLite engine', () => {
     expect(await outside).toEqual([]);
     await rolledBack;
     expect(await store.probes.get('p', 'm')).toMatchObject({ ok: true });
+  });
+});
+
+const pgUrl = inject('pgUrl');
+
+describe.skipIf(pgUrl === '')('the Postgres engine: named statements', () => {
+  /** A store on a database of its own, with one pooled connection (so every call meets the same session). */
+  const openOne = async () => {
+    const database = await createTestDatabase(pgUrl);
+    databases.push(database);
+    const store = await openAsyncStore({
+      target: { engine: 'postgres', url: database.url, source: 'test' },
+      hostId: 'host-a',
+      postgres: { poolSize: 1 },
+    });
+    opened.push(store);
+    return { store, url: database.url };
+  };
+  /** A statement from another connection (another host's migration). */
+  const elsewhere = async (url: string, sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('a statement with parameters is prepared once per connection, under a name made from its text', async () => {
+    const { store } = await openOne();
+    const names = await store.transaction(async (tx) => {
+      await tx.sql.get('SELECT 1 AS one WHERE 1 = ?', [1]);
+      await tx.sql.get('SELECT 1 AS one WHERE 1 = ?', [1]);
+      return tx.sql.query<{ name: string }>(
+        "SELECT name FROM pg_prepared_statements WHERE statement LIKE 'SELECT 1 AS one%'",
+      );
+    });
+    expect(names).toHaveLength(1);
+    expect(names[0]?.name).toMatch(/^bswm_[0-9a-f]{24}$/);
+  });
+
+  it('a SELECT * prepared before another host adds a column returns the new column, in and out of a transaction', async () => {
+    const { store, url } = await openOne();
+    await store.sql.execScript(
+      "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'x')",
+    );
+    const read = () => store.sql.get<Record<string, unknown>>('SELECT * FROM t WHERE id = ?', [1]);
+    const readInside = () =>
+      store.transaction(async (tx) =>
+        tx.sql.get<Record<string, unknown>>('SELECT * FROM t WHERE id > ?', [0]),
+      );
+    expect(await read()).toEqual({ id: 1, a: 'x' });
+    expect(await readInside()).toEqual({ id: 1, a: 'x' });
+    await elsewhere(url, "ALTER TABLE t ADD COLUMN b TEXT NOT NULL DEFAULT 'y'");
+    // The server refuses the prepared plans (result columns changed); the engine sends them unnamed.
+    expect(await read()).toEqual({ id: 1, a: 'x', b: 'y' });
+    expect(await readInside()).toEqual({ id: 1, a: 'x', b: 'y' });
+    expect(await read()).toEqual({ id: 1, a: 'x', b: 'y' });
+  });
+
+  it('a transaction whose statement was refused for its name runs again, even when fn caught the error', async () => {
+    const { store, url } = await openOne();
+    await store.sql.execScript(
+      "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'x')",
+    );
+    const runs: unknown[] = [];
+    const once = () =>
+      store.transaction(async (tx) => {
+        const row = await tx.sql.get('SELECT * FROM t WHERE id = ?', [1]).catch((error: unknown) => error);
+        runs.push(row);
+        await tx.sql.exec('UPDATE t SET a = ? WHERE id = ?', [`run-${runs.length}`, 1]);
+      });
+    await once();
+    await elsewhere(url, 'ALTER TABLE t ADD COLUMN b INTEGER');
+    runs.length = 0;
+    await once();
+    // First run: the read failed (caught) and the transaction was rolled back; the second run commits.
+    expect(runs).toHaveLength(2);
+    expect(runs[1]).toEqual({ id: 1, a: 'run-1', b: null });
+    expect(await store.sql.get('SELECT a FROM t WHERE id = ?', [1])).toEqual({ a: 'run-2' });
+  });
+
+  it('a server that lost the prepared statements (a pooler that does not keep them): statements are sent unnamed', async () => {
+    const { store } = await openOne();
+    await store.ledger.record({ id: 'e1', poolId: 'p', action: 'x', startedAt: 1, pid: process.pid });
+    // The pooled connection's statements vanish on the server while pg believes them parsed.
+    await store.sql.execScript('DEALLOCATE ALL');
+    expect(
+      await store.ledger.record({ id: 'e2', poolId: 'p', action: 'x', startedAt: 2, pid: process.pid }),
+    ).toMatchObject({
+      id: 'e2',
+    });
+    expect(await store.ledger.release('e1')).toBe(true);
+    expect((await store.ledger.list()).map((entry) => entry.id)).toEqual(['e2']);
+    const prepared = await store.sql.query('SELECT name FROM pg_prepared_statements');
+    expect(prepared).toEqual([]);
   });
 });

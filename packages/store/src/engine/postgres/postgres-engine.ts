@@ -16,6 +16,7 @@ import {
 } from '../sql-session';
 import { redactStoreUrl, scrubSecret, urlPassword } from '../store-url';
 import { advisoryLockKey } from './advisory-lock';
+import { NAMED_STATEMENT_LIMIT, NamedStatements } from './named-statements';
 import { errorCode, errorDetail, isConflictError, isConnectionError, isLockTimeout } from './pg-errors';
 import { DEFAULT_CONFLICT_ATTEMPTS, DEFAULT_RECONNECT_MS, ReconnectClock, sleep } from './reconnect-policy';
 import { postgresTypes } from './type-parsers';
@@ -40,6 +41,8 @@ export interface PostgresEngineOptions {
 
 interface PostgresTransaction {
   open: boolean;
+  /** A statement failed because it was named (see {@link NamedStatements.forget}): run the transaction again. */
+  renamed: boolean;
   readonly session: SqlSession;
 }
 
@@ -53,7 +56,8 @@ interface PostgresTransaction {
  * in-flight entry recorded just before — which the store's outage promise rules out (a URL may
  * still say `?options=-c%20synchronous_commit%3Doff` for a faster, less durable ledger). Statements are bounded by
  * `statement_timeout`, lock waits by `lock_timeout`, an idle open transaction (a process that hung
- * mid-transaction) by `idle_in_transaction_session_timeout`.
+ * mid-transaction) by `idle_in_transaction_session_timeout`. Statements with parameters are sent
+ * as named prepared statements (see {@link NamedStatements}).
  */
 export async function openPostgresEngine(options: PostgresEngineOptions): Promise<SqlEngine> {
   const location = redactStoreUrl(options.url);
@@ -102,11 +106,15 @@ function loadPg(location: string): typeof import('pg') {
 
 const guardedClients = new WeakSet<PoolClient>();
 
+/** Thrown inside {@link PostgresEngine.transaction} to roll back and run again after a renamed statement. */
+const RENAMED = new Error('a statement was refused for its name: the transaction runs again');
+
 class PostgresEngine implements SqlEngine {
   readonly dialect = POSTGRES_DIALECT;
   private readonly context = new AsyncLocalStorage<PostgresTransaction>();
   private readonly password: string;
   private readonly reconnectMs: number;
+  private readonly named = new NamedStatements();
   private closed = false;
 
   constructor(
@@ -160,10 +168,17 @@ class PostgresEngine implements SqlEngine {
       options.lock === undefined ? [] : typeof options.lock === 'string' ? [options.lock] : options.lock;
     const maxConflicts = this.options.conflictAttempts ?? DEFAULT_CONFLICT_ATTEMPTS;
     let conflicts = 0;
+    let renames = 0;
     let lost: ReconnectClock | undefined;
     for (;;) {
       const client = await this.connect(operation, lost);
-      const state: PostgresTransaction = { open: true, session: this.transactionSession(client) };
+      const state: PostgresTransaction = {
+        open: true,
+        renamed: false,
+        session: this.transactionSession(client, () => {
+          state.renamed = true;
+        }),
+      };
       let committing = false;
       let locked = false;
       try {
@@ -182,6 +197,7 @@ class PostgresEngine implements SqlEngine {
         );
         const result = await this.context.run(state, () => fn(state.session));
         state.open = false;
+        if (state.renamed) throw RENAMED;
         committing = true;
         await client.query('COMMIT');
         // Committed: from here nothing may throw (a retry would run `fn` twice).
@@ -199,6 +215,9 @@ class PostgresEngine implements SqlEngine {
         }
         await client.query('ROLLBACK').catch(() => {});
         await this.giveBack(client, locked);
+        // A statement refused for its name (now sent unnamed), even if `fn` caught the error: nothing
+        // was committed, so the transaction simply runs again (bounded: each text is renamed once).
+        if (state.renamed && renames++ < NAMED_STATEMENT_LIMIT) continue;
         if (isConflictError(error)) {
           conflicts++;
           if (conflicts < maxConflicts) {
@@ -302,16 +321,17 @@ class PostgresEngine implements SqlEngine {
     let lost: ReconnectClock | undefined;
     for (;;) {
       const client = await this.connect(operation, lost);
+      const query =
+        statement === undefined ? undefined : this.named.query(statement.text, values as unknown[]);
       try {
-        const result =
-          statement === undefined
-            ? await client.query(sql)
-            : await client.query({ text: statement.text, values: values as unknown[] });
+        const result = query === undefined ? await client.query(sql) : await client.query(query);
         client.release();
         return Array.isArray(result) ? result[result.length - 1]! : result;
       } catch (error) {
         if (!isConnectionError(error)) {
           client.release();
+          // Refused for its name, before it ran: send it again unnamed.
+          if (query !== undefined && this.named.forget(error, query)) continue;
           throw error;
         }
         client.release(error as Error);
@@ -322,10 +342,19 @@ class PostgresEngine implements SqlEngine {
     }
   }
 
-  private transactionSession(client: PoolClient): SqlSession & { script(sql: string): Promise<void> } {
-    const run = (sql: string, params?: SqlParams) => {
+  private transactionSession(
+    client: PoolClient,
+    onRenamed: () => void,
+  ): SqlSession & { script(sql: string): Promise<void> } {
+    const run = async (sql: string, params?: SqlParams) => {
       const statement = toPostgresStatement(sql);
-      return client.query({ text: statement.text, values: postgresValues(statement, sql, params) });
+      const query = this.named.query(statement.text, postgresValues(statement, sql, params));
+      try {
+        return await client.query(query);
+      } catch (error) {
+        if (this.named.forget(error, query)) onRenamed();
+        throw error;
+      }
     };
     const session: SqlSession & { script(sql: string): Promise<void> } = {
       dialect: POSTGRES_DIALECT,
