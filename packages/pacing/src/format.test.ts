@@ -44,6 +44,44 @@ describe('formatTime', () => {
     expect(formatTime(Date.UTC(99_999, 0, 1))).toBe('+099999-01-01T00:00:00Z');
     expect(() => formatTime(8.64e15 + 1)).toThrow(RangeError);
   });
+
+  it('prints what Date prints for years 1970–9999 (computed without a Date there), seeded', () => {
+    const viaDate = (ms: number) => `${new Date(ms).toISOString().slice(0, -5)}Z`;
+    const end = Date.UTC(10_000, 0, 1);
+    const edges = [
+      0,
+      0.5,
+      999.999,
+      1000,
+      -0,
+      Date.UTC(1972, 1, 29, 23, 59, 59, 999),
+      Date.UTC(1972, 11, 31, 23, 59, 59),
+      Date.UTC(2000, 1, 29, 12),
+      Date.UTC(2100, 1, 28, 23, 59, 59),
+      Date.UTC(2100, 2, 1),
+      Date.UTC(2026, 11, 3, 8, 5, 9, 1),
+      end - 1,
+      end - 1000,
+      end,
+      end + 0.5,
+    ];
+    for (const ms of edges) expect(formatTime(ms), String(ms)).toBe(viaDate(ms));
+    // mulberry32, so every run checks the same instants: whole seconds, whole minutes and any ms.
+    let a = 20261203;
+    const next = () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const raw = next() * end;
+      const ms =
+        i % 3 === 0 ? raw : i % 3 === 1 ? Math.floor(raw / 1000) * 1000 : Math.floor(raw / 60_000) * 60_000;
+      expect(formatTime(ms), String(ms)).toBe(viaDate(ms));
+    }
+  });
 });
 
 describe('formatDuration', () => {

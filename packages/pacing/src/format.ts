@@ -34,8 +34,46 @@ export function formatSurplus(value: number | null): string {
  * `.<3 digits>Z` (and throws a RangeError for an invalid date), so the last five characters go.
  */
 export function formatTime(epochMs: number): string {
+  // Years 1970–9999 (four digits), computed without a Date: a decision over many pools formats a
+  // reset per draining or spent pool. Anything else (and NaN) goes through Date.
+  if (epochMs >= 0 && epochMs < FAST_TIME_END) return formatUtcSeconds(Math.floor(epochMs / 1000));
   const iso = new Date(epochMs).toISOString();
   return `${iso.slice(0, -5)}Z`;
+}
+
+/** 10000-01-01T00:00:00Z: from here on `toISOString` prints a six-digit year. */
+const FAST_TIME_END = 253_402_300_800_000;
+
+/**
+ * `toISOString` without milliseconds of a whole number of seconds since 1970 below
+ * {@link FAST_TIME_END}: the days to a civil date as in Howard Hinnant's `civil_from_days`.
+ */
+function formatUtcSeconds(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const secondOfDay = seconds - days * 86_400;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hour = Math.floor(secondOfDay / 3600);
+  const minute = Math.floor((secondOfDay - hour * 3600) / 60);
+  const second = secondOfDay - hour * 3600 - minute * 60;
+  return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}Z`;
+}
+
+function two(value: number): string {
+  return value < 10 ? `0${value}` : `${value}`;
 }
 
 /**
