@@ -42,4 +42,51 @@ describe('PoolIdSet', () => {
     }
     expect(set.add('\uD83D\uDE00')).toBe(false);
   });
+
+  it.each([
+    ['its own hash table', HASHED_FROM],
+    ['a plain Set', 1],
+  ])('agrees with a Set<string> when the ids arrive in order, then out of order: %s', (_label, hint) => {
+    // Ascending ids (compared only with the one before), then a repeat of the last, a repeat of an
+    // early one, ids below and between the ones seen, and more ascending ids after that.
+    const ascending = Array.from({ length: 600 }, (_, i) => `pool-${String(i * 3).padStart(5, '0')}`);
+    const ids = [
+      ...ascending,
+      ascending[599]!,
+      ascending[7]!,
+      'pool-00001',
+      'a',
+      ascending[300]!,
+      'pool-00002',
+      'zz',
+      'zz',
+      'zzz',
+      ascending[0]!,
+    ];
+    const set = new PoolIdSet(hint);
+    const reference = new Set<string>();
+    for (const [i, id] of ids.entries()) {
+      if (i === 600) {
+        // Still in order: has() answers from the ids in order.
+        expect(ascending.every((seen) => set.has(seen))).toBe(true);
+        expect(set.has('pool-00001')).toBe(false);
+        expect(set.has('pool-99999')).toBe(false);
+        expect(set.size).toBe(600);
+      }
+      expect(set.add(id), `${i}: ${id}`).toBe(!reference.has(id));
+      reference.add(id);
+    }
+    expect(set.size).toBe(reference.size);
+    expect([...reference].every((id) => set.has(id))).toBe(true);
+    expect(set.has('pool-00004')).toBe(false);
+  });
+
+  it('takes an id equal to the one before as a repeat while in order', () => {
+    const set = new PoolIdSet(HASHED_FROM);
+    expect(set.add('a')).toBe(true);
+    expect(set.add('b')).toBe(true);
+    expect(set.add('b')).toBe(false);
+    expect(set.add('c')).toBe(true);
+    expect(set.size).toBe(3);
+  });
 });
