@@ -299,4 +299,169 @@ describe('chooseRoute against the reference sort', () => {
     expect({ ...fast }).toEqual(reference);
     expect(structuredClone(fast)).toEqual(reference);
   });
+
+  // chooseRoute validates, checks and scores the usual pool in one read (screen-pool.ts) and sends
+  // the rest through validatePool and the checks; pools listed by id never hash their ids
+  // (pool-id-set.ts). These decisions take the pools sorted by id, and shapes that read alike but
+  // are built differently: a property present but undefined, one on the prototype.
+  it('gives the decision of the eager reference on 400 seeded decisions with pools sorted by id and odd shapes', {
+    timeout: 300_000,
+  }, () => {
+    let picked = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const gen = generator(50_000 + seed);
+      const pools = gen.pools(seed % 97).map((pool, i) => oddShape(pool, seed + i));
+      if (seed % 4 !== 0) pools.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const ids = pools.map((p) => p.id);
+      const task = gen.task(ids);
+      const { fast, reference } = both(pools, task, gen.settings(ids, task.tier));
+      expectSameDecision(fast, reference);
+      if (fast.poolId !== null) picked++;
+    }
+    expect(picked).toBeGreaterThan(200);
+  });
+
+  it('throws what the reference throws for 600 seeded inputs with one or two bad pools', {
+    timeout: 300_000,
+  }, () => {
+    const messages = new Set<string>();
+    for (let seed = 1; seed <= 600; seed++) {
+      const gen = generator(90_000 + seed);
+      const pools = gen.pools(1 + (seed % 40)).map((pool, i) => oddShape(pool, seed * 7 + i));
+      if (seed % 3 !== 0) pools.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const first = seed % pools.length;
+      pools[first] = spoil(pools, first, seed);
+      if (seed % 5 === 0 && pools.length > 2) {
+        const second = (first + 1 + (seed % (pools.length - 1))) % pools.length;
+        pools[second] = spoil(pools, second, seed + 1);
+      }
+      const ids = pools.map((p) => (typeof p === 'object' && p !== null ? String(p.id) : ''));
+      const task = { ...gen.task(ids), pin: undefined };
+      const input = { pools, task, now: NOW, settings: gen.settings(ids, task.tier) };
+      const fast = outcome(() => chooseRoute(input));
+      const reference = outcome(() => referenceChooseRoute(input));
+      expect(fast, `seed ${seed}`).toEqual(reference);
+      if ('error' in reference) messages.add(reference.error.split(':')[0]!);
+    }
+    // Invalid fields and the TypeError of a null record are both reached.
+    expect(messages.size).toBeGreaterThan(20);
+  });
 });
+
+/** The decision as JSON, or the error thrown: class, message and named field. */
+function outcome(decide: () => RouteDecision): { decision: string } | { error: string; name: string } {
+  try {
+    return { decision: JSON.stringify(decide()) };
+  } catch (error) {
+    const e = error as Error & { field?: string };
+    return { error: `${e.message}${e.field === undefined ? '' : ` [${e.field}]`}`, name: e.constructor.name };
+  }
+}
+
+/**
+ * The same pool built differently, so a property is read through another shape: an optional
+ * number present but undefined, an in-flight record or window whose field sits on its prototype,
+ * spend rates on a prototype too. Every one validates and decides as the plain pool does.
+ */
+function oddShape(pool: PoolSnapshot, seed: number): PoolSnapshot {
+  switch (seed % 6) {
+    case 0:
+      return {
+        ...pool,
+        inflight: pool.inflight.map((record) =>
+          record.expectedMinutes === undefined ? { ...record, expectedMinutes: undefined } : record,
+        ),
+      };
+    case 1:
+      return {
+        ...pool,
+        meter: {
+          ...pool.meter,
+          windows: pool.meter.windows.map((w) =>
+            w.resetsAt === undefined ? { ...w, resetsAt: undefined } : w,
+          ),
+        },
+      };
+    case 2:
+      return {
+        ...pool,
+        inflight: pool.inflight.map((record) =>
+          record.expectedMinutes === undefined
+            ? record
+            : Object.assign(Object.create({ expectedMinutes: record.expectedMinutes }), {
+                id: record.id,
+                startedAt: record.startedAt,
+              }),
+        ),
+      };
+    case 3:
+      return {
+        ...pool,
+        spendRates: Object.assign(Object.create({ weekly: 0.05 }), pool.spendRates),
+        meter: {
+          ...pool.meter,
+          windows: pool.meter.windows.map((w) =>
+            w.resetsAt === undefined
+              ? w
+              : Object.assign(Object.create({ resetsAt: w.resetsAt }), {
+                  kind: w.kind,
+                  usedPct: w.usedPct,
+                  windowMinutes: w.windowMinutes,
+                }),
+          ),
+        },
+      };
+    case 4:
+      return { ...pool, spendRates: { five_hour: undefined, weekly: undefined, ...pool.spendRates } };
+    default:
+      return pool;
+  }
+}
+
+/** Pool `i` with one defect `validatePool` refuses (or a null record, a TypeError in both). */
+function spoil(pools: readonly PoolSnapshot[], i: number, seed: number): PoolSnapshot {
+  const pool = pools[i]!;
+  const window = pool.meter.windows[0] ?? { kind: 'weekly', usedPct: 10, windowMinutes: 10_080 };
+  const record = pool.inflight[0] ?? { id: 'w', startedAt: NOW };
+  const bad = (value: unknown) => value as never;
+  const defects: (() => unknown)[] = [
+    () => null,
+    () => 5,
+    () => [],
+    () => ({ ...pool, id: '' }),
+    () => ({ ...pool, id: 7 }),
+    () => ({ ...pool, id: pools[(i + 1) % pools.length]!.id }),
+    () => ({ ...pool, enabled: 'yes' }),
+    () => ({ ...pool, lanes: 'analyze' }),
+    () => ({ ...pool, capabilities: undefined }),
+    () => ({ ...pool, models: null }),
+    () => ({ ...pool, pacingWindow: 'daily' }),
+    () => ({ ...pool, meter: null }),
+    () => ({ ...pool, meter: { ...pool.meter, status: 'fresh' } }),
+    () => ({ ...pool, meter: { ...pool.meter, windows: {} } }),
+    () => ({ ...pool, meter: { ...pool.meter, windows: [null] } }),
+    () => ({ ...pool, meter: { ...pool.meter, windows: [{ ...window, kind: 'hourly' }] } }),
+    () => ({ ...pool, meter: { ...pool.meter, windows: [{ ...window, usedPct: -1 }] } }),
+    () => ({ ...pool, meter: { ...pool.meter, windows: [{ ...window, usedPct: Number.NaN }] } }),
+    () => ({ ...pool, meter: { ...pool.meter, windows: [{ ...window, windowMinutes: 0 }] } }),
+    () => ({
+      ...pool,
+      meter: { ...pool.meter, windows: [{ ...window, resetsAt: Number.POSITIVE_INFINITY }] },
+    }),
+    () => ({ ...pool, meter: { ...pool.meter, windows: [{ ...window, resetsAt: bad('soon') }] } }),
+    () => ({ ...pool, spendRates: null }),
+    () => ({ ...pool, spendRates: { weekly: -1 } }),
+    () => ({ ...pool, spendRates: { five_hour: Number.NaN } }),
+    () => ({ ...pool, spendRates: { monthly: bad('fast') } }),
+    () => ({ ...pool, reserves: { weekly: 95 } }),
+    () => ({ ...pool, reserves: { daily: 5 } }),
+    () => ({ ...pool, reserves: 5 }),
+    () => ({ ...pool, inflight: null }),
+    () => ({ ...pool, runs: undefined }),
+    () => ({ ...pool, inflight: [null] }),
+    () => ({ ...pool, inflight: [{ ...record, startedAt: bad('now') }] }),
+    () => ({ ...pool, inflight: [{ ...record, expectedMinutes: -1 }] }),
+    () => ({ ...pool, inflight: [{ ...record, expectedMinutes: Number.POSITIVE_INFINITY }] }),
+  ];
+  return defects[seed % defects.length]!() as PoolSnapshot;
+}

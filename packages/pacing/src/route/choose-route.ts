@@ -35,6 +35,7 @@ import {
   formatRouteSummary,
   formatRouteTrailer,
 } from './reason-line';
+import { SCREEN_GENERAL, screenPool } from './screen-pool';
 import {
   validateInputObject,
   validatePool,
@@ -121,20 +122,28 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
   const workflowStep = task.kind === 'workflow-step';
   const context = candidateContext(task, now, settings, penaltyPct);
   const anyExcluded = excludedReason.size > 0;
+  const excludedOrNull = anyExcluded ? excludedReason : null;
   for (let i = 0; i < pools.length; i++) {
     const pool = pools[i]!;
-    validatePool(pool, i, seen);
-    const excluded = anyExcluded ? excludedReason.get(pool.id) : undefined;
-    const rejection =
-      checkCapable(pool, task) ??
-      checkRoute(pool, task.route) ??
-      (excluded === undefined ? null : ({ poolId: pool.id, kind: 'excluded', reason: excluded } as const)) ??
-      checkSpent(pool, now);
-    if (rejection !== null) {
-      rejected.push({ rejection, label: pool.label ?? pool.id });
-      continue;
+    // The usual pool is validated, checked and written in one read; screenPool leaves the rest to
+    // validatePool and the checks, as before.
+    let slot = screenPool(pool, seen, table, context, task, excludedOrNull);
+    if (slot === SCREEN_GENERAL) validatePool(pool, i, seen);
+    if (slot < 0) {
+      const excluded = anyExcluded ? excludedReason.get(pool.id) : undefined;
+      const rejection =
+        checkCapable(pool, task) ??
+        checkRoute(pool, task.route) ??
+        (excluded === undefined
+          ? null
+          : ({ poolId: pool.id, kind: 'excluded', reason: excluded } as const)) ??
+        checkSpent(pool, now);
+      if (rejection !== null) {
+        rejected.push({ rejection, label: pool.label ?? pool.id });
+        continue;
+      }
+      slot = writeCandidate(table, pool, context);
     }
-    const slot = writeCandidate(table, pool, context);
     if (workflowStep && (table.flags[slot]! & DRAINING) !== 0) {
       // A draining pool has a pacing reading and a known reset, so these numbers are all known.
       const o = table.offset(slot);
