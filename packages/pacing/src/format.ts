@@ -73,8 +73,11 @@ function formatUtcSeconds(seconds: number): string {
 }
 
 function two(value: number): string {
-  return value < 10 ? `0${value}` : `${value}`;
+  return TWO_DIGITS[value]!;
 }
+
+/** `00` to `60`. */
+const TWO_DIGITS = Array.from({ length: 61 }, (_, i) => String(i).padStart(2, '0'));
 
 /**
  * A duration for `resets in`: `45m`, `2h 5m`, `3d 4h`. Minutes are rounded to the nearest whole

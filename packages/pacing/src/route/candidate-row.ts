@@ -235,8 +235,16 @@ export function writeCandidateOf(
 
   // estimateDuration, without its input and result objects.
   const estimateSamples = fillRecordedMinutes(runs, poolId, context.tier, estimateScratch);
+  // medianOfPrefix, with its one- and two-sample cases here: a double returned from a call V8 does
+  // not inline is boxed, and this function is too large for it to inline every callee.
   const expectedMinutes =
-    estimateSamples > 0 ? medianOfPrefix(estimateScratch, estimateSamples) : context.bootstrapMinutes;
+    estimateSamples === 0
+      ? context.bootstrapMinutes
+      : estimateSamples === 1
+        ? estimateScratch[0]!
+        : estimateSamples === 2
+          ? (estimateScratch[0]! + estimateScratch[1]!) / 2
+          : medianOfPrefix(estimateScratch, estimateSamples);
 
   // `rates.weekly` (or `.monthly`) and `rates.five_hour`; absent or undefined = no rate.
   let hasRate = false;
