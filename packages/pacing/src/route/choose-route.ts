@@ -172,8 +172,11 @@ export function chooseRoute(input: ChooseRouteInput): RouteDecision {
     }
     order.add(slot);
   }
-  rejected.sort((a, b) => compareIds(a.rejection.poolId, b.rejection.poolId));
-  removedDraining.sort((a, b) => compareIds(a.poolId, b.poolId));
+  // Pools listed by id leave both lists in order already: checking costs less than sort's calls.
+  if (!rejectionsInOrder(rejected)) {
+    rejected.sort((a, b) => compareIds(a.rejection.poolId, b.rejection.poolId));
+  }
+  if (!removedInOrder(removedDraining)) removedDraining.sort((a, b) => compareIds(a.poolId, b.poolId));
   const rejections = rejected.map((r) => r.rejection);
 
   const first = order.pick();
@@ -266,6 +269,20 @@ function orderedRows(order: CandidateOrder, first: number, chosen: CandidateRow)
 interface LabelledRejection {
   readonly rejection: PoolRejection;
   readonly label: string;
+}
+
+/** Every rejection's pool id is below the next one's (ids are unique: sorting would not move any). */
+function rejectionsInOrder(list: readonly LabelledRejection[]): boolean {
+  for (let i = 1; i < list.length; i++) {
+    if (!(list[i - 1]!.rejection.poolId < list[i]!.rejection.poolId)) return false;
+  }
+  return true;
+}
+
+/** {@link rejectionsInOrder} for the removed draining pools. */
+function removedInOrder(list: readonly RemovedDraining[]): boolean {
+  for (let i = 1; i < list.length; i++) if (!(list[i - 1]!.poolId < list[i]!.poolId)) return false;
+  return true;
 }
 
 /** Pool ids compare by UTF-16 code unit, never by locale, so every tool orders them alike. */
