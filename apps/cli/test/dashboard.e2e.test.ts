@@ -4,7 +4,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@bullswarm/store';
-import { git } from '@bullswarm/swarm';
 import {
   CHROMIUM_FLAGS,
   nowEnv,
@@ -16,6 +15,7 @@ import type { ResultPromise } from 'execa';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bullswarm, startBullswarm } from './support/cli';
+import { createPlanRepo } from './support/plan-repo';
 
 // End to end: the built `bullswarm dashboard` against a sim home, driven by Debian's headless
 // Chromium through playwright-core. Screenshots go to test-results/dashboard/ (the key ones are
@@ -160,21 +160,12 @@ describe.runIf(runChromiumTests())('bullswarm dashboard in a real browser', () =
     // Swarm records: a plan in a repository, its lead handed over (epoch 2), a lease, a notice and
     // an escalation, as the swarm commands write them.
     const repo = join(root, 'repo');
-    mkdirSync(join(repo, 'plans', 'p1'), { recursive: true });
-    git(repo, ['init', '-q', '-b', 'main']);
-    git(repo, ['config', 'user.email', 't@example.invalid']);
-    git(repo, ['config', 'user.name', 't']);
-    writeFileSync(
-      join(repo, 'plans', 'p1', 'plan.json'),
-      JSON.stringify({
-        schema: 'bullswarm-plan/v1',
-        id: 'p1',
-        contract: { goal: 'ship the parser' },
-        tasks: [{ id: 'cli' }, { id: 'docs', dependsOn: ['cli'] }],
-      }),
-    );
-    git(repo, ['add', '-A']);
-    git(repo, ['commit', '-q', '-m', 'plan']);
+    createPlanRepo(repo, {
+      schema: 'bullswarm-plan/v1',
+      id: 'p1',
+      contract: { goal: 'ship the parser' },
+      tasks: [{ id: 'cli' }, { id: 'docs', dependsOn: ['cli'] }],
+    });
     const swarm = async (args: string[]) => {
       const result = await bullswarm(args, { home, env, cwd: repo });
       expect(result, args.join(' ')).toMatchObject({ exitCode: 0 });

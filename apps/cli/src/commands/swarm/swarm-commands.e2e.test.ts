@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '@bullswarm/swarm';
 import { nowEnv, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from '../../../test/support/cli';
+import { createPlanRepo } from '../../../test/support/plan-repo';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -26,24 +27,15 @@ function setup() {
     ],
   });
   const repo = join(dir, 'repo');
-  mkdirSync(join(repo, 'plans', 'p1'), { recursive: true });
-  git(repo, ['init', '-q', '-b', 'main']);
-  git(repo, ['config', 'user.email', 't@example.invalid']);
-  git(repo, ['config', 'user.name', 't']);
-  writeFileSync(
-    join(repo, 'plans', 'p1', 'plan.json'),
-    JSON.stringify({
-      schema: 'bullswarm-plan/v1',
-      id: 'p1',
-      contract: { goal: 'test' },
-      tasks: [
-        { id: 'cli', steps: ['write', 'verify'] },
-        { id: 'docs', dependsOn: ['cli'] },
-      ],
-    }),
-  );
-  git(repo, ['add', '-A']);
-  git(repo, ['commit', '-q', '-m', 'plan']);
+  createPlanRepo(repo, {
+    schema: 'bullswarm-plan/v1',
+    id: 'p1',
+    contract: { goal: 'test' },
+    tasks: [
+      { id: 'cli', steps: ['write', 'verify'] },
+      { id: 'docs', dependsOn: ['cli'] },
+    ],
+  });
   const run = (args: readonly string[], env: Record<string, string | undefined> = {}) =>
     bullswarm(args, { home, cwd: repo, env: { ...nowEnv(NOW), ...env } });
   return { dir, home, repo, run };

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '@bullswarm/swarm';
 import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from '../../../test/support/cli';
+import { createPlanRepo } from '../../../test/support/plan-repo';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -20,22 +20,13 @@ function setup(pools: readonly TestPool[], planExtra: Record<string, unknown> = 
   const home = join(dir, 'home');
   writeTestHome(home, { now: NOW, pools });
   const repo = join(dir, 'repo');
-  mkdirSync(join(repo, 'plans', 'p1'), { recursive: true });
-  git(repo, ['init', '-q', '-b', 'main']);
-  git(repo, ['config', 'user.email', 't@example.invalid']);
-  git(repo, ['config', 'user.name', 't']);
-  writeFileSync(
-    join(repo, 'plans', 'p1', 'plan.json'),
-    JSON.stringify({
-      schema: 'bullswarm-plan/v1',
-      id: 'p1',
-      contract: { goal: 'test' },
-      tasks: [{ id: 'api' }, { id: 'cli' }, { id: 'docs', dependsOn: ['api'] }],
-      ...planExtra,
-    }),
-  );
-  git(repo, ['add', '-A']);
-  git(repo, ['commit', '-q', '-m', 'plan']);
+  createPlanRepo(repo, {
+    schema: 'bullswarm-plan/v1',
+    id: 'p1',
+    contract: { goal: 'test' },
+    tasks: [{ id: 'api' }, { id: 'cli' }, { id: 'docs', dependsOn: ['api'] }],
+    ...planExtra,
+  });
   const origin = join(dir, 'origin.git');
   git(dir, ['init', '-q', '--bare', '-b', 'main', origin]);
   git(repo, ['remote', 'add', 'origin', origin]);

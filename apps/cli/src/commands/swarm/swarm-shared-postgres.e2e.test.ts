@@ -1,12 +1,12 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { git } from '@bullswarm/swarm';
 import { createTestDatabase, nowEnv, type TestDatabase, writeTestHome } from '@bullswarm/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, bullswarm, CLI_PATH, startBullswarm, tempDirs } from '../../../test/support/cli';
+import { createPlanRepo } from '../../../test/support/plan-repo';
 import { testPostgresUrl } from '../../../test/support/postgres';
 
 const dirs = tempDirs();
@@ -32,21 +32,12 @@ async function twoHosts() {
   databases.push(db);
   const dir = dirs.make('bullswarm-swarm-pg-e2e-');
   const repo = join(dir, 'repo');
-  mkdirSync(join(repo, 'plans', 'p1'), { recursive: true });
-  git(repo, ['init', '-q', '-b', 'main']);
-  git(repo, ['config', 'user.email', 't@example.invalid']);
-  git(repo, ['config', 'user.name', 't']);
-  writeFileSync(
-    join(repo, 'plans', 'p1', 'plan.json'),
-    JSON.stringify({
-      schema: 'bullswarm-plan/v1',
-      id: 'p1',
-      contract: { goal: 'test' },
-      tasks: [{ id: 'cli' }, { id: 'docs', dependsOn: ['cli'] }],
-    }),
-  );
-  git(repo, ['add', '-A']);
-  git(repo, ['commit', '-q', '-m', 'plan']);
+  createPlanRepo(repo, {
+    schema: 'bullswarm-plan/v1',
+    id: 'p1',
+    contract: { goal: 'test' },
+    tasks: [{ id: 'cli' }, { id: 'docs', dependsOn: ['cli'] }],
+  });
   const host = (id: string, cwd: string) => {
     const home = join(dir, `home-${id}`);
     writeTestHome(home, {

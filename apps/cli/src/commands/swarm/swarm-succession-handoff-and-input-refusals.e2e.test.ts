@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '@bullswarm/swarm';
 import { nowEnv, type TestPool, writeTestHome } from '@bullswarm/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bullswarm, tempDirs } from '../../../test/support/cli';
+import { createPlanRepo } from '../../../test/support/plan-repo';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -33,14 +34,7 @@ function setup(
   const home = join(dir, 'home');
   writeTestHome(home, { now: NOW, pools });
   const repo = join(dir, 'repo');
-  mkdirSync(join(repo, 'plans', 'p1'), { recursive: true });
-  git(repo, ['init', '-q', '-b', 'main']);
-  git(repo, ['config', 'user.email', 't@example.invalid']);
-  git(repo, ['config', 'user.name', 't']);
-  const planFile = join(repo, 'plans', 'p1', 'plan.json');
-  writeFileSync(planFile, JSON.stringify(PLAN));
-  git(repo, ['add', '-A']);
-  git(repo, ['commit', '-q', '-m', 'plan']);
+  const planFile = createPlanRepo(repo, PLAN);
   const run = (args: readonly string[], env: Record<string, string | undefined> = {}) =>
     bullswarm(args, { home, cwd: repo, env: { ...nowEnv(NOW), ...env } });
   return { dir, home, repo, planFile, run };
