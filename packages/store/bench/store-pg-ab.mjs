@@ -10,10 +10,11 @@
 // flight: PAIRS record+release pairs from one process, then PROCESSES processes at once each doing PAIRS
 // record+release pairs and PAIRS lists. Prints the median ops/s of each build and the median of the
 // per-round ratios (after / before).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startBenchPostgres } from './bench-postgres.mjs';
 
 const PAIRS = Number(process.env.PAIRS ?? 500);
 const PROCESSES = Number(process.env.PROCESSES ?? 8);
@@ -59,13 +60,8 @@ if (!beforeIndex || !afterIndex) {
   process.exit(2);
 }
 
-const testPostgres = fileURLToPath(new URL('../../../tooling/scripts/test-postgres.sh', import.meta.url));
-const given = process.env.BULLSWARM_BENCH_PG_URL;
-const out = given
-  ? undefined
-  : execFileSync('bash', [testPostgres, 'start', '--durable'], { encoding: 'utf8' });
-const serverUrl = given ?? /BULLSWARM_TEST_PG_URL=(.*)/.exec(out)[1];
-const dir = given ? undefined : /BULLSWARM_TEST_PG_DIR=(.*)/.exec(out)[1];
+const server = startBenchPostgres();
+const { serverUrl } = server;
 const { default: pg } = await import('pg');
 const admin = new pg.Client({ connectionString: serverUrl });
 await admin.connect();
@@ -145,5 +141,5 @@ try {
   for (const { db } of Object.values(databases))
     await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
   await admin.end();
-  if (dir !== undefined) execFileSync('bash', [testPostgres, 'stop', dir]);
+  server.stop();
 }

@@ -10,12 +10,13 @@
 //
 // One "op" is one ledger call: record, release, or list. Target: >= 2,000 ops/s from one process
 // (SQLite), >= 2,000 ops/s in total from 8 processes (Postgres).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startBenchPostgres } from './bench-postgres.mjs';
 
 const dist = new URL('../dist/index.js', import.meta.url).href;
 const { openStore, openAsyncStore } = await import(dist);
@@ -74,7 +75,6 @@ if (process.argv[2] === '--worker') {
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const script = fileURLToPath(import.meta.url);
-const testPostgres = fileURLToPath(new URL('../../../tooling/scripts/test-postgres.sh', import.meta.url));
 
 async function measure(kind, where) {
   const handle = await openLedger(kind, where);
@@ -127,33 +127,25 @@ async function measure(kind, where) {
   );
 }
 
-/** A Postgres database for one run: the given server's, or a throwaway durable cluster's. */
+/** A Postgres database for one run: on the given server, or on a throwaway durable cluster's (see bench-postgres.mjs). */
 async function postgresDatabase() {
-  const given = process.env.BULLSWARM_BENCH_PG_URL;
-  const out = given
-    ? undefined
-    : execFileSync('bash', [testPostgres, 'start', '--durable'], { encoding: 'utf8' });
-  const serverUrl = given ?? /BULLSWARM_TEST_PG_URL=(.*)/.exec(out)[1];
-  const dir = given ? undefined : /BULLSWARM_TEST_PG_DIR=(.*)/.exec(out)[1];
+  const server = startBenchPostgres();
   const { default: pg } = await import('pg');
   const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
+  const admin = new pg.Client({ connectionString: server.serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(serverUrl);
+  const url = new URL(server.serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {
-      if (dir !== undefined) {
-        execFileSync('bash', [testPostgres, 'stop', dir]);
-        return;
-      }
-      const client = new pg.Client({ connectionString: serverUrl });
+      const client = new pg.Client({ connectionString: server.serverUrl });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
+      server.stop();
     },
   };
 }
